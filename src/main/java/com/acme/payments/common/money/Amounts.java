@@ -1,0 +1,74 @@
+package com.acme.payments.common.money;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Currency;
+import java.util.List;
+import java.util.Locale;
+
+import com.acme.payments.common.web.Problems;
+import com.acme.payments.common.web.Problems.FieldProblem;
+
+/**
+ * Money rules at the edge: an amount is a positive {@link BigDecimal} with no more fraction digits
+ * than its ISO-4217 currency has (JPY 0, EUR 2, BHD 3), and below a sane ceiling.
+ */
+public final class Amounts {
+
+    /** No order or refund in this service is larger; anything bigger is a typo or an attack. */
+    public static final BigDecimal MAX = new BigDecimal("1000000000000");
+
+    private Amounts() {
+    }
+
+    /**
+     * Validates an amount and its currency and returns them canonical (currency upper case, amount
+     * at the currency's scale), or throws a 400 problem listing the offending fields.
+     */
+    public static Checked check(BigDecimal amount, String currency) {
+        List<FieldProblem> errors = new ArrayList<>();
+        Currency known = currency(currency);
+        if (known == null) {
+            errors.add(new FieldProblem("currency", "must be an ISO-4217 currency code"));
+        }
+        if (amount == null) {
+            errors.add(new FieldProblem("amount", "is required"));
+        } else if (amount.signum() <= 0) {
+            errors.add(new FieldProblem("amount", "must be greater than zero"));
+        } else if (amount.compareTo(MAX) >= 0) {
+            errors.add(new FieldProblem("amount", "is too large"));
+        } else if (known != null && amount.stripTrailingZeros().scale() > known.getDefaultFractionDigits()) {
+            errors.add(new FieldProblem("amount",
+                    "has more fraction digits than " + known.getCurrencyCode() + " allows ("
+                            + known.getDefaultFractionDigits() + ")"));
+        }
+        if (!errors.isEmpty()) {
+            throw new Problems.ValidationFailed(errors);
+        }
+        return new Checked(amount.setScale(known.getDefaultFractionDigits()), known.getCurrencyCode());
+    }
+
+    /** The amount at its currency's scale, for values the PSP hands us (which we never refuse). */
+    public static BigDecimal canonical(BigDecimal amount, String currency) {
+        Currency known = currency(currency);
+        if (amount == null || known == null || amount.stripTrailingZeros().scale() > known.getDefaultFractionDigits()) {
+            return amount;
+        }
+        return amount.setScale(known.getDefaultFractionDigits());
+    }
+
+    private static Currency currency(String code) {
+        if (code == null || !code.matches("[A-Za-z]{3}")) {
+            return null;
+        }
+        try {
+            Currency currency = Currency.getInstance(code.toUpperCase(Locale.ROOT));
+            return currency.getDefaultFractionDigits() < 0 ? null : currency;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    public record Checked(BigDecimal amount, String currency) {
+    }
+}

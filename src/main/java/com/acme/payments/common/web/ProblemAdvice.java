@@ -1,0 +1,170 @@
+package com.acme.payments.common.web;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessResourceException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.validation.FieldError;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+import com.acme.payments.common.web.Problems.FieldProblem;
+
+import tools.jackson.core.JacksonException;
+
+/**
+ * The one place where exceptions become RFC 9457 problems. Bodies never carry a stack trace, a SQL
+ * message, a key or a header value; unexpected failures get an opaque error id that the log carries.
+ */
+@RestControllerAdvice
+class ProblemAdvice extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
+
+    @ExceptionHandler(ApiProblem.class)
+    ResponseEntity<ProblemDetail> onApiProblem(ApiProblem problem) {
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(problem.status(), problem.getMessage());
+        body.setType(problem.type());
+        body.setTitle(problem.title());
+        problem.properties().forEach(body::setProperty);
+        var response = ResponseEntity.status(problem.status());
+        if (problem.retryAfterOrNull() != null) {
+            response.header(HttpHeaders.RETRY_AFTER,
+                    Long.toString(Math.max(1, problem.retryAfterOrNull().toSeconds())));
+        }
+        return response.body(body);
+    }
+
+    @ExceptionHandler({ CannotGetJdbcConnectionException.class, DataAccessResourceFailureException.class,
+            TransientDataAccessResourceException.class })
+    ResponseEntity<ProblemDetail> onDatabaseUnavailable(Exception ex) {
+        log.warn("database unavailable: {}", ex.getClass().getSimpleName());
+        return simple(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable", "Database unavailable",
+                "The service cannot reach its database; retry shortly.", true);
+    }
+
+    @ExceptionHandler(ConcurrencyFailureException.class)
+    ResponseEntity<ProblemDetail> onContention(ConcurrencyFailureException ex) {
+        log.info("concurrent update conflict: {}", ex.getClass().getSimpleName());
+        return simple(HttpStatus.SERVICE_UNAVAILABLE, "concurrent-update", "Concurrent update",
+                "Another request changed the same data; retry shortly.", true);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ProblemDetail> onUnexpected(Exception ex) {
+        String errorId = UUID.randomUUID().toString();
+        log.error("unexpected failure, errorId={}", errorId, ex);
+        ResponseEntity<ProblemDetail> response = simple(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error",
+                "Internal error", "The request failed unexpectedly; quote the errorId to support.", false);
+        response.getBody().setProperty("errorId", errorId);
+        return response;
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        List<FieldProblem> errors = new ArrayList<>();
+        for (FieldError error : ex.getBindingResult().getFieldErrors()) {
+            errors.add(new FieldProblem(error.getField(), error.getDefaultMessage()));
+        }
+        ex.getBindingResult().getGlobalErrors()
+                .forEach(e -> errors.add(new FieldProblem(e.getObjectName(), e.getDefaultMessage())));
+        return asObject(onApiProblem(new Problems.ValidationFailed(errors)));
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (BodySizeLimitFilter.causedByOversizedBody(ex)) {
+            return asObject(onApiProblem(new BodySizeLimitFilter.BodyTooLarge()));
+        }
+        JacksonException jackson = findCause(ex, JacksonException.class);
+        if (jackson != null && !jackson.getPath().isEmpty()) {
+            String field = fieldPath(jackson.getPath());
+            return asObject(onApiProblem(new Problems.ValidationFailed(
+                    List.of(new FieldProblem(field, "has the wrong type or format")))));
+        }
+        return asObject(simple(HttpStatus.BAD_REQUEST, "malformed-request", "Malformed request",
+                "The request body is missing or is not valid JSON.", false));
+    }
+
+    /** Every other Spring MVC exception keeps Spring's status and gets a stable slug. */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
+            HttpStatusCode statusCode, WebRequest request) {
+        if (body instanceof ProblemDetail problem) {
+            problem.setType(ProblemTypes.of(slugFor(statusCode)));
+        }
+        return super.handleExceptionInternal(ex, body, headers, statusCode, request);
+    }
+
+    private static String slugFor(HttpStatusCode status) {
+        return switch (status.value()) {
+            case 400 -> "bad-request";
+            case 404 -> "not-found";
+            case 405 -> "method-not-allowed";
+            case 406 -> "not-acceptable";
+            case 413 -> "payload-too-large";
+            case 415 -> "unsupported-media-type";
+            case 503 -> "service-unavailable";
+            default -> "http-" + status.value();
+        };
+    }
+
+    private static ResponseEntity<ProblemDetail> simple(HttpStatus status, String slug, String title,
+            String detail, boolean retry) {
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(status, detail);
+        body.setType(ProblemTypes.of(slug));
+        body.setTitle(title);
+        var response = ResponseEntity.status(status);
+        if (retry) {
+            response.header(HttpHeaders.RETRY_AFTER, "1");
+        }
+        return response.body(body);
+    }
+
+    private static String fieldPath(List<JacksonException.Reference> path) {
+        StringBuilder field = new StringBuilder();
+        for (JacksonException.Reference ref : path) {
+            if (ref.getPropertyName() != null) {
+                if (!field.isEmpty()) {
+                    field.append('.');
+                }
+                field.append(ref.getPropertyName());
+            } else if (ref.getIndex() >= 0) {
+                field.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return field.toString();
+    }
+
+    private static <T extends Throwable> T findCause(Throwable ex, Class<T> type) {
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
+    }
+
+    @SuppressWarnings({ "unchecked", "rawtypes" })
+    private static ResponseEntity<Object> asObject(ResponseEntity<ProblemDetail> response) {
+        return (ResponseEntity) response;
+    }
+
+}
