@@ -37,7 +37,8 @@ class CallerResolver implements HandlerMethodArgumentResolver {
     @Override
     public Caller resolveArgument(MethodParameter parameter, ModelAndViewContainer mav, NativeWebRequest request,
             WebDataBinderFactory binderFactory) {
-        return resolve(request.getHeader(HttpHeaders.AUTHORIZATION));
+        Object resolved = request.getAttribute(AccessInterceptor.CALLER, NativeWebRequest.SCOPE_REQUEST);
+        return resolved instanceof Caller caller ? caller : resolve(request.getHeader(HttpHeaders.AUTHORIZATION));
     }
 
     Caller resolve(String authorization) {

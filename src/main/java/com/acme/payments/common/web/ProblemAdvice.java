@@ -95,7 +95,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         }
         JacksonException jackson = findCause(ex, JacksonException.class);
         if (jackson != null && !jackson.getPath().isEmpty()) {
-            String field = fieldPath(jackson.getPath());
+            String field = JsonBodies.fieldPath(jackson.getPath());
             return asObject(onApiProblem(new Problems.ValidationFailed(
                     List.of(new FieldProblem(field, "has the wrong type or format")))));
         }
@@ -136,21 +136,6 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             response.header(HttpHeaders.RETRY_AFTER, "1");
         }
         return response.body(body);
-    }
-
-    private static String fieldPath(List<JacksonException.Reference> path) {
-        StringBuilder field = new StringBuilder();
-        for (JacksonException.Reference ref : path) {
-            if (ref.getPropertyName() != null) {
-                if (!field.isEmpty()) {
-                    field.append('.');
-                }
-                field.append(ref.getPropertyName());
-            } else if (ref.getIndex() >= 0) {
-                field.append('[').append(ref.getIndex()).append(']');
-            }
-        }
-        return field.toString();
     }
 
     private static <T extends Throwable> T findCause(Throwable ex, Class<T> type) {

@@ -43,6 +43,12 @@ public final class Problems {
         }
     }
 
+    public static final class MalformedBody extends ApiProblem {
+        public MalformedBody(String detail) {
+            super(HttpStatus.BAD_REQUEST, "malformed-request", "Malformed request", detail);
+        }
+    }
+
     /** A generic "try again shortly" for contention that is not a business answer. */
     public static final class Busy extends ApiProblem {
         public Busy(String detail) {

@@ -1,0 +1,189 @@
+package com.acme.payments.checkout;
+
+import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.acme.payments.order.OrderStore;
+
+/**
+ * Owns {@code psp_attempt}. Every method is its own short transaction (or joins the caller's), and
+ * every state change is conditional on the state it leaves, so owner, webhook and sweep can race on
+ * one attempt and exactly one of them settles it.
+ */
+@Repository
+@Transactional
+class AttemptStore {
+
+    /** The claim: the partial unique index decides who owns the order's one open attempt. */
+    private static final String CLAIM = """
+            INSERT INTO psp_attempt (order_id, reference_id, state, amount, currency, return_url)
+            VALUES (:orderId, :referenceId, 'IN_FLIGHT', :amount, :currency, :returnUrl)
+            ON CONFLICT (order_id) WHERE state IN ('IN_FLIGHT', 'UNKNOWN', 'READY') DO NOTHING
+            RETURNING *
+            """;
+    private static final String OPEN_FOR_ORDER = """
+            SELECT * FROM psp_attempt
+             WHERE order_id = :orderId AND state IN ('IN_FLIGHT', 'UNKNOWN', 'READY')
+            """;
+    private static final String LATEST_FOR_ORDER = """
+            SELECT * FROM psp_attempt WHERE order_id = :orderId ORDER BY id DESC LIMIT 1
+            """;
+    private static final String BY_ID = "SELECT * FROM psp_attempt WHERE id = :id";
+    private static final String BY_REFERENCE = "SELECT * FROM psp_attempt WHERE reference_id = :referenceId";
+    private static final String BY_PAYMENT = """
+            SELECT * FROM psp_attempt WHERE psp_payment_id = :paymentId ORDER BY id DESC LIMIT 1
+            """;
+    private static final String MARK_UNKNOWN = """
+            UPDATE psp_attempt SET state = 'UNKNOWN', updated_at = now()
+             WHERE id = :id AND state = 'IN_FLIGHT'
+            """;
+    /** READY again is allowed so a late owner can still store the redirect the webhook did not carry. */
+    private static final String PROMOTE_READY = """
+            UPDATE psp_attempt
+               SET state = 'READY', psp_payment_id = coalesce(psp_payment_id, :paymentId),
+                   redirect_url = coalesce(:redirectUrl, redirect_url), updated_at = now()
+             WHERE id = :id AND state IN ('IN_FLIGHT', 'UNKNOWN', 'READY')
+            """;
+    private static final String MARK_FAILED = """
+            UPDATE psp_attempt
+               SET state = 'FAILED', failure_reason = :reason, psp_payment_id = coalesce(psp_payment_id, :paymentId),
+                   error_code = :errorCode, error_message = :errorMessage, updated_at = now()
+             WHERE id = :id AND state IN (:from)
+            """;
+    private static final String ABANDON = """
+            UPDATE psp_attempt
+               SET state = 'FAILED', failure_reason = 'abandoned', abandoned_by = :who,
+                   error_message = 'abandoned by an operator at ' || now(), updated_at = now()
+             WHERE reference_id = :referenceId AND state IN ('IN_FLIGHT', 'UNKNOWN')
+            """;
+
+    private static final RowMapper<Attempt> ROW = AttemptStore::map;
+
+    private final JdbcClient jdbc;
+    private final OrderStore orders;
+
+    AttemptStore(JdbcClient jdbc, OrderStore orders) {
+        this.jdbc = jdbc;
+        this.orders = orders;
+    }
+
+    /**
+     * Claims the order's open attempt: a new IN_FLIGHT row (we own it and must call the PSP), or the
+     * existing open one (someone else owns it). The second pass covers the open attempt turning FAILED
+     * between our INSERT and SELECT. A failed order becomes payable again in the same transaction.
+     */
+    Claim claim(long orderId, BigDecimal amount, String currency, String returnUrl, String newReference) {
+        for (int pass = 0; pass < 2; pass++) {
+            Optional<Attempt> inserted = jdbc.sql(CLAIM)
+                    .param("orderId", orderId)
+                    .param("referenceId", newReference)
+                    .param("amount", amount)
+                    .param("currency", currency)
+                    .param("returnUrl", returnUrl)
+                    .query(ROW).optional();
+            if (inserted.isPresent()) {
+                orders.reopenIfFailed(orderId);
+                return new Claim(inserted.get(), true);
+            }
+            Optional<Attempt> open = jdbc.sql(OPEN_FOR_ORDER).param("orderId", orderId).query(ROW).optional();
+            if (open.isPresent()) {
+                return new Claim(open.get(), false);
+            }
+        }
+        throw new IllegalStateException("order " + orderId + ": no open attempt after two claim passes");
+    }
+
+    @Transactional(readOnly = true)
+    Optional<Attempt> find(long id) {
+        return jdbc.sql(BY_ID).param("id", id).query(ROW).optional();
+    }
+
+    @Transactional(readOnly = true)
+    Optional<Attempt> findByReference(String referenceId) {
+        return jdbc.sql(BY_REFERENCE).param("referenceId", referenceId).query(ROW).optional();
+    }
+
+    /** The attempt a PSP payment belongs to: by its id once linked, else by our reference. */
+    @Transactional(readOnly = true)
+    Optional<Attempt> findForPayment(String paymentId, String referenceId) {
+        Optional<Attempt> linked = paymentId == null ? Optional.empty()
+                : jdbc.sql(BY_PAYMENT).param("paymentId", paymentId).query(ROW).optional();
+        if (linked.isPresent() || referenceId == null) {
+            return linked;
+        }
+        return findByReference(referenceId);
+    }
+
+    @Transactional(readOnly = true)
+    Optional<Attempt> latestForOrder(long orderId) {
+        return jdbc.sql(LATEST_FOR_ORDER).param("orderId", orderId).query(ROW).optional();
+    }
+
+    /** IN_FLIGHT → UNKNOWN. False when someone (webhook, reconciler) settled it first. */
+    boolean markUnknown(long id) {
+        return single(jdbc.sql(MARK_UNKNOWN).param("id", id).update());
+    }
+
+    /** Stores the PSP's payment id and redirect; false when the attempt is already FAILED. */
+    boolean promoteReady(long id, String paymentId, String redirectUrl) {
+        return single(jdbc.sql(PROMOTE_READY)
+                .param("id", id).param("paymentId", paymentId).param("redirectUrl", redirectUrl)
+                .update());
+    }
+
+    /**
+     * Marks a confirmed refusal. {@code declined} may also end a READY attempt (the customer was
+     * declined on the hosted page); {@code rejected} (a 4xx to our POST) only ends an open call.
+     */
+    boolean markFailed(long id, FailureReason reason, String paymentId, String errorCode, String errorMessage) {
+        List<String> from = reason == FailureReason.DECLINED ? List.of("IN_FLIGHT", "UNKNOWN", "READY")
+                : List.of("IN_FLIGHT", "UNKNOWN");
+        return single(jdbc.sql(MARK_FAILED)
+                .param("id", id).param("reason", reason.column()).param("paymentId", paymentId)
+                .param("errorCode", errorCode).param("errorMessage", truncate(errorMessage)).param("from", from)
+                .update());
+    }
+
+    /** An operator closes an attempt the PSP has confirmed it never saw. */
+    boolean abandon(String referenceId, String who) {
+        return single(jdbc.sql(ABANDON).param("referenceId", referenceId).param("who", who).update());
+    }
+
+    private static String truncate(String message) {
+        return message == null || message.length() <= 500 ? message : message.substring(0, 500);
+    }
+
+    private static boolean single(int rows) {
+        if (rows > 1) {
+            throw new IllegalStateException("expected at most one attempt row, updated " + rows);
+        }
+        return rows == 1;
+    }
+
+    private static Attempt map(ResultSet rs, int row) throws SQLException {
+        return new Attempt(rs.getLong("id"), rs.getLong("order_id"), rs.getString("reference_id"),
+                AttemptState.valueOf(rs.getString("state")), rs.getBigDecimal("amount"), rs.getString("currency"),
+                rs.getString("return_url"), rs.getString("psp_payment_id"), rs.getString("redirect_url"),
+                rs.getString("error_code"), rs.getString("error_message"), rs.getString("failure_reason"),
+                rs.getLong("lease_version"));
+    }
+
+    record Claim(Attempt attempt, boolean owner) {
+    }
+
+    enum FailureReason {
+        DECLINED, REJECTED;
+
+        String column() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+}

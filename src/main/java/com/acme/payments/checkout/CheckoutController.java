@@ -1,0 +1,81 @@
+package com.acme.payments.checkout;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.Problems;
+import com.acme.payments.order.Order;
+import com.acme.payments.order.OrderLookup;
+import com.acme.payments.order.OrderView;
+
+/** Checkout, the customer's return, and the operator's way out of an attempt the PSP never saw. */
+@RestController
+class CheckoutController {
+
+    private static final Logger log = LoggerFactory.getLogger(CheckoutController.class);
+
+    private final OrderLookup orders;
+    private final CheckoutOrchestrator orchestrator;
+    private final ReturnUrls returnUrls;
+    private final AttemptStore attempts;
+    private final JsonBodies bodies;
+
+    CheckoutController(OrderLookup orders, CheckoutOrchestrator orchestrator, ReturnUrls returnUrls,
+            AttemptStore attempts, JsonBodies bodies) {
+        this.orders = orders;
+        this.orchestrator = orchestrator;
+        this.returnUrls = returnUrls;
+        this.attempts = attempts;
+        this.bodies = bodies;
+    }
+
+    @PostMapping("/api/orders/{orderRef}/checkout")
+    @Allow({ Role.SHOP, Role.ORDER_TOKEN })
+    Map<String, Object> checkout(@PathVariable String orderRef, @RequestBody(required = false) byte[] body) {
+        Order order = orders.require(orderRef);
+        String returnUrl = returnUrls.choose(bodies.read(body, CheckoutRequest.class, true).returnUrl());
+        Attempt attempt = orchestrator.checkout(order, returnUrl);
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("redirectUrl", attempt.redirectUrl());
+        answer.put("attempt", Map.of("referenceId", attempt.referenceId(), "state", attempt.state().name()));
+        return answer;
+    }
+
+    @GetMapping("/api/orders/{orderRef}/return")
+    @Allow({ Role.SHOP, Role.ORDER_TOKEN })
+    OrderView customerReturned(@PathVariable String orderRef) {
+        Order order = orders.require(orderRef);
+        orchestrator.pollOnReturn(order);
+        return OrderView.of(orders.require(orderRef));
+    }
+
+    @PostMapping("/api/admin/attempts/{referenceId}/abandon")
+    @Allow(Role.ADMIN)
+    Map<String, Object> abandon(@PathVariable String referenceId, @RequestBody(required = false) byte[] body) {
+        Attempt attempt = attempts.findByReference(referenceId).orElseThrow(() -> new Problems.NotFound("Attempt"));
+        AbandonRequest request = bodies.read(body, AbandonRequest.class, true);
+        String who = request.operator() == null || request.operator().isBlank() ? "admin" : "admin:" + request.operator();
+        if (!attempts.abandon(referenceId, who)) {
+            Attempt current = attempts.findByReference(referenceId).orElseThrow();
+            throw new CheckoutProblems.AttemptNotOpen(referenceId, current.state().name());
+        }
+        log.warn("attempt referenceId={} abandoned by {} reason={}", referenceId, who, request.reason());
+        Attempt abandoned = attempts.findByReference(referenceId).orElseThrow();
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("referenceId", abandoned.referenceId());
+        answer.put("state", abandoned.state().name());
+        answer.put("failureReason", abandoned.failureReason());
+        return answer;
+    }
+}

@@ -1,0 +1,200 @@
+package com.acme.payments.checkout;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+import com.acme.payments.checkout.AttemptStore.Claim;
+import com.acme.payments.checkout.CheckoutProblems.CheckoutDeclined;
+import com.acme.payments.checkout.CheckoutProblems.CheckoutInProgress;
+import com.acme.payments.checkout.CheckoutProblems.OrderNotPayable;
+import com.acme.payments.checkout.CheckoutProblems.PaymentOutcomeUnknownProblem;
+import com.acme.payments.checkout.CheckoutProblems.PspRejectedProblem;
+import com.acme.payments.order.Order;
+import com.acme.payments.order.OrderStatus;
+import com.acme.payments.psp.CreatePayment;
+import com.acme.payments.psp.PaymentOutcomeUnknown;
+import com.acme.payments.psp.PaymentState;
+import com.acme.payments.psp.PspClient;
+import com.acme.payments.psp.PspPayment;
+import com.acme.payments.psp.PspRejected;
+
+/**
+ * The checkout flow. Deliberately NOT transactional: it calls the PSP, and no transaction or pooled
+ * connection may be held across a network call. Each step is a separate committed store call:
+ * claim (commit) → POST → settle. An answer we cannot classify leaves the attempt UNKNOWN, to be
+ * resolved by its stored reference — never by a second POST.
+ */
+@Component
+class CheckoutOrchestrator {
+
+    private static final Logger log = LoggerFactory.getLogger(CheckoutOrchestrator.class);
+
+    private final AttemptStore attempts;
+    private final DepositApplier applier;
+    private final PspClient psp;
+    private final CheckoutProperties properties;
+    private final CheckoutMetrics metrics;
+
+    CheckoutOrchestrator(AttemptStore attempts, DepositApplier applier, PspClient psp, CheckoutProperties properties,
+            CheckoutMetrics metrics) {
+        this.attempts = attempts;
+        this.applier = applier;
+        this.psp = psp;
+        this.properties = properties;
+        this.metrics = metrics;
+    }
+
+    Attempt checkout(Order order, String returnUrl) {
+        if (order.status() == OrderStatus.PAID || order.status() == OrderStatus.AUTHORIZED) {
+            throw new OrderNotPayable(order.orderRef(), order.status().name());
+        }
+        Claim claim = attempts.claim(order.id(), order.amount(), order.currency(), returnUrl, newReference());
+        if (!claim.owner()) {
+            metrics.checkout("joined");
+            return answerForOpen(claim.attempt());
+        }
+        log.info("checkout attempt claimed orderRef={} referenceId={}", order.orderRef(), claim.attempt().referenceId());
+        return createPayment(order, claim.attempt());
+    }
+
+    /** The owner's call. The catch-all makes sure IN_FLIGHT never outlives this method unexplained. */
+    private Attempt createPayment(Order order, Attempt attempt) {
+        PspPayment payment;
+        try {
+            payment = psp.create(CreatePayment.deposit(attempt.amount(), attempt.currency(), attempt.referenceId(),
+                    attempt.returnUrl(), properties.webhookUrl(),
+                    new CreatePayment.Customer(order.customerRef(), order.customerEmail())));
+        } catch (PspRejected rejected) {
+            attempts.markFailed(attempt.id(), AttemptStore.FailureReason.REJECTED, null, rejected.errorCode(),
+                    rejected.getMessage());
+            metrics.checkout("rejected");
+            log.info("checkout rejected by psp referenceId={} status={}", attempt.referenceId(), rejected.status());
+            throw new PspRejectedProblem(attempt.referenceId(), rejected.errorCode());
+        } catch (PaymentOutcomeUnknown unknown) {
+            attempts.markUnknown(attempt.id());
+            metrics.checkout("unknown");
+            log.warn("checkout outcome unknown referenceId={}: {}", attempt.referenceId(), unknown.getMessage());
+            return answerForOpen(attempts.find(attempt.id()).orElseThrow());
+        } catch (RuntimeException | Error unclassified) {
+            markUnknownAfter(attempt, unclassified);
+            throw unclassified;
+        }
+        try {
+            applier.apply(attempt, payment);
+        } catch (RuntimeException | Error unclassified) {
+            markUnknownAfter(attempt, unclassified);
+            throw unclassified;
+        }
+        Attempt settled = attempts.find(attempt.id()).orElseThrow();
+        metrics.checkout(settled.state() == AttemptState.FAILED ? "declined" : "created");
+        return answerForSettled(settled);
+    }
+
+    /**
+     * Someone else's open attempt, or ours gone UNKNOWN: replay a stored result, or reconcile by the
+     * stored reference before answering 409.
+     */
+    private Attempt answerForOpen(Attempt attempt) {
+        if (attempt.state() == AttemptState.READY || attempt.state() == AttemptState.FAILED) {
+            return answerForSettled(attempt);
+        }
+        Resolution resolution = resolve(attempt);
+        if (resolution == Resolution.STILL_UNKNOWN) {
+            Attempt current = attempts.find(attempt.id()).orElseThrow();
+            if (current.state() == AttemptState.IN_FLIGHT) {
+                throw new CheckoutInProgress(current.referenceId(), properties.retryAfter());
+            }
+            if (current.state() == AttemptState.UNKNOWN) {
+                throw new PaymentOutcomeUnknownProblem(current.referenceId(), properties.retryAfter());
+            }
+            return answerForSettled(current);
+        }
+        return answerForSettled(attempts.find(attempt.id()).orElseThrow());
+    }
+
+    private Attempt answerForSettled(Attempt attempt) {
+        if (attempt.state() == AttemptState.FAILED) {
+            throw new CheckoutDeclined(attempt.referenceId(), attempt.errorCode());
+        }
+        return attempt;
+    }
+
+    /**
+     * The one resolve() of the request path and the sweeps: look the payment up by our stored
+     * reference and apply what the PSP says. Nothing found, or the look-up itself failing, leaves the
+     * attempt as it is.
+     */
+    Resolution resolve(Attempt attempt) {
+        List<PspPayment> found;
+        try {
+            found = psp.findByReference(attempt.referenceId());
+        } catch (RuntimeException lookupFailed) {
+            log.info("reconcile of referenceId={} inconclusive: {}", attempt.referenceId(), lookupFailed.getMessage());
+            return Resolution.STILL_UNKNOWN;
+        }
+        if (found.isEmpty()) {
+            return Resolution.STILL_UNKNOWN;
+        }
+        if (found.size() > 1) {
+            log.error("psp holds {} payments for referenceId={}: investigate a double charge", found.size(),
+                    attempt.referenceId());
+        }
+        PspPayment payment = found.stream().max(Comparator.comparingInt(CheckoutOrchestrator::rank)).orElseThrow();
+        applier.apply(attempt, payment);
+        return payment.paymentState().isFailure() ? Resolution.FAILED : Resolution.READY;
+    }
+
+    /** On the customer's return: read the payment's current state and apply it. The browser proves nothing. */
+    void pollOnReturn(Order order) {
+        Attempt attempt = attempts.latestForOrder(order.id()).orElse(null);
+        if (attempt == null) {
+            return;
+        }
+        if (attempt.pspPaymentId() == null) {
+            if (attempt.state() != AttemptState.FAILED) {
+                resolve(attempt);
+            }
+            return;
+        }
+        try {
+            psp.get(attempt.pspPaymentId()).ifPresent(payment -> applier.apply(attempt, payment));
+        } catch (PaymentOutcomeUnknown unreachable) {
+            log.info("return poll for orderRef={} inconclusive: {}", order.orderRef(), unreachable.getMessage());
+        }
+    }
+
+    private void markUnknownAfter(Attempt attempt, Throwable cause) {
+        try {
+            attempts.markUnknown(attempt.id());
+        } catch (RuntimeException alsoFailed) {
+            cause.addSuppressed(alsoFailed); // the sweep ages IN_FLIGHT into UNKNOWN in any case
+        }
+        metrics.checkout("unknown");
+        log.error("checkout referenceId={} ended unclassified, marked UNKNOWN", attempt.referenceId(), cause);
+    }
+
+    /** Completed beats authorized beats pending beats failed, when the PSP (wrongly) holds several. */
+    private static int rank(PspPayment payment) {
+        PaymentState state = payment.paymentState();
+        if (state == PaymentState.COMPLETED) {
+            return 3;
+        }
+        if (state == PaymentState.AUTHORIZED) {
+            return 2;
+        }
+        return state.isFailure() ? 0 : 1;
+    }
+
+    private static String newReference() {
+        return "chk_" + UUID.randomUUID().toString().replace("-", "");
+    }
+
+    enum Resolution {
+        READY, FAILED, STILL_UNKNOWN
+    }
+}

@@ -1,0 +1,35 @@
+package com.acme.payments.checkout;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Checkout settings. {@code publicUrl} ({@code APP_PUBLIC_URL}) is the load balancer's address: the PSP
+ * posts webhooks to {@code publicUrl + /webhooks/psp}, never to one instance. A return URL from the
+ * request must start with one of {@code returnUrlPrefixes} ({@code SHOP_RETURN_URL_PREFIXES}), else it
+ * would be an open redirect; without one, {@code returnUrl} ({@code SHOP_RETURN_URL}) is used.
+ */
+@ConfigurationProperties("payments.checkout")
+record CheckoutProperties(String publicUrl, String returnUrl, List<String> returnUrlPrefixes, Duration retryAfter) {
+
+    CheckoutProperties {
+        publicUrl = stripSlash(publicUrl == null || publicUrl.isBlank() ? "http://localhost:8080" : publicUrl);
+        returnUrl = returnUrl == null || returnUrl.isBlank() ? publicUrl + "/" : returnUrl;
+        returnUrlPrefixes = returnUrlPrefixes == null ? List.of()
+                : returnUrlPrefixes.stream().map(String::trim).filter(p -> !p.isEmpty()).toList();
+        retryAfter = retryAfter == null ? Duration.ofSeconds(5) : retryAfter;
+        URI.create(publicUrl);
+        URI.create(returnUrl);
+    }
+
+    String webhookUrl() {
+        return publicUrl + "/webhooks/psp";
+    }
+
+    private static String stripSlash(String url) {
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+}

@@ -1,0 +1,56 @@
+package com.acme.payments.order;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+import com.acme.payments.common.money.Amounts;
+import com.acme.payments.common.security.Secrets;
+import com.acme.payments.common.web.ApiProblem;
+
+/**
+ * Creates orders idempotently by {@code orderRef}: the same body again answers the same order (without
+ * a token: it was handed out once), a different amount or currency is a conflict.
+ */
+@Component
+class OrderCreation {
+
+    private static final Logger log = LoggerFactory.getLogger(OrderCreation.class);
+
+    private final OrderStore orders;
+
+    OrderCreation(OrderStore orders) {
+        this.orders = orders;
+    }
+
+    Created create(CreateOrderRequest request) {
+        Amounts.Checked money = Amounts.check(request.amount(), request.currency());
+        String token = Secrets.newToken();
+        var order = new OrderStore.NewOrder(request.orderRef(), money.amount(), money.currency(),
+                request.customer().referenceId(), request.customer().email());
+        var inserted = orders.create(order, Secrets.sha256(token));
+        if (inserted.isPresent()) {
+            log.info("order created orderRef={} currency={}", inserted.get().orderRef(), money.currency());
+            return new Created(inserted.get(), token);
+        }
+        Order existing = orders.findByRef(request.orderRef()).orElseThrow();
+        if (existing.amount().compareTo(money.amount()) != 0 || !existing.currency().equals(money.currency())) {
+            throw new OrderRefConflict(request.orderRef());
+        }
+        return new Created(existing, null);
+    }
+
+    record Created(Order order, String clientToken) {
+        boolean isNew() {
+            return clientToken != null;
+        }
+    }
+
+    static final class OrderRefConflict extends ApiProblem {
+        OrderRefConflict(String orderRef) {
+            super(HttpStatus.CONFLICT, "order-ref-conflict", "Order reference conflict",
+                    "Order " + orderRef + " exists with a different amount or currency.");
+        }
+    }
+}

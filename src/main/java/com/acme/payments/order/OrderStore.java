@@ -1,0 +1,145 @@
+package com.acme.payments.order;
+
+import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.acme.payments.common.money.Amounts;
+import com.acme.payments.psp.PspPayment;
+
+/** Owns {@code orders}: creation, look-ups and the conditional status moves. */
+@Repository
+@Transactional
+public class OrderStore {
+
+    private static final String INSERT = """
+            INSERT INTO orders (order_ref, status, amount, currency, customer_ref, customer_email, client_token_hash)
+            VALUES (:orderRef, 'AWAITING_PAYMENT', :amount, :currency, :customerRef, :customerEmail, :tokenHash)
+            ON CONFLICT (order_ref) DO NOTHING
+            RETURNING *
+            """;
+    private static final String BY_REF = "SELECT * FROM orders WHERE order_ref = :orderRef";
+    private static final String BY_ID = "SELECT * FROM orders WHERE id = :id";
+    private static final String TOKEN_EXISTS = "SELECT EXISTS (SELECT 1 FROM orders WHERE client_token_hash = :hash)";
+
+    /** PAID books what the PSP says was paid, never what we asked for: the final amount may differ. */
+    private static final String TO_PAID = """
+            UPDATE orders
+               SET status = 'PAID', paid_amount = :amount, paid_currency = :currency,
+                   psp_payment_id = :paymentId, error_code = NULL, error_message = NULL, updated_at = now()
+             WHERE id = :id AND status IN (:from)
+            """;
+    private static final String TO_AUTHORIZED = """
+            UPDATE orders
+               SET status = 'AUTHORIZED', psp_payment_id = :paymentId, updated_at = now()
+             WHERE id = :id AND status IN (:from)
+            """;
+    /** A failure only counts for the order's newest attempt: a late refusal of an old one must not fail a retry. */
+    private static final String TO_FAILED = """
+            UPDATE orders
+               SET status = 'PAYMENT_FAILED', error_code = :errorCode, error_message = :errorMessage, updated_at = now()
+             WHERE id = :id AND status IN (:from)
+               AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id AND a.id > :attemptId)
+            """;
+    private static final String TO_PROCESSING = """
+            UPDATE orders
+               SET status = 'PROCESSING', psp_payment_id = :paymentId, updated_at = now()
+             WHERE id = :id AND status IN (:from)
+            """;
+    private static final String REOPEN_FAILED = """
+            UPDATE orders SET status = 'AWAITING_PAYMENT', updated_at = now()
+             WHERE id = :id AND status = 'PAYMENT_FAILED'
+            """;
+
+    private static final RowMapper<Order> ROW = OrderStore::map;
+
+    private final JdbcClient jdbc;
+
+    OrderStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Inserts the order; empty when the reference exists already (the caller compares and answers). */
+    public Optional<Order> create(NewOrder order, byte[] tokenHash) {
+        return jdbc.sql(INSERT)
+                .param("orderRef", order.orderRef())
+                .param("amount", order.amount())
+                .param("currency", order.currency())
+                .param("customerRef", order.customerRef())
+                .param("customerEmail", order.customerEmail())
+                .param("tokenHash", tokenHash)
+                .query(ROW).optional();
+    }
+
+    @Transactional(readOnly = true)
+    public Optional<Order> findByRef(String orderRef) {
+        return jdbc.sql(BY_REF).param("orderRef", orderRef).query(ROW).optional();
+    }
+
+    @Transactional(readOnly = true)
+    public Optional<Order> findById(long id) {
+        return jdbc.sql(BY_ID).param("id", id).query(ROW).optional();
+    }
+
+    /** Whether some order's client token hashes to this (a valid token for another order: 403, not 401). */
+    @Transactional(readOnly = true)
+    public boolean tokenExists(byte[] hash) {
+        return jdbc.sql(TOKEN_EXISTS).param("hash", hash).query(Boolean.class).single();
+    }
+
+    /**
+     * Applies the move a payment state asks for, conditionally. True when this call moved the order;
+     * false when the order was already past it (or the state moves nothing).
+     */
+    public boolean apply(long orderId, long attemptId, PaymentTransition transition, PspPayment payment) {
+        if (transition == null) {
+            return false;
+        }
+        JdbcClient.StatementSpec statement = switch (transition) {
+            case TO_PAID -> jdbc.sql(TO_PAID)
+                    .param("amount", Amounts.canonical(payment.amount(), payment.currency()))
+                    .param("currency", payment.currency())
+                    .param("paymentId", payment.id());
+            case TO_AUTHORIZED -> jdbc.sql(TO_AUTHORIZED).param("paymentId", payment.id());
+            case TO_FAILED -> jdbc.sql(TO_FAILED)
+                    .param("errorCode", payment.errorCode())
+                    .param("errorMessage", payment.errorMessage())
+                    .param("attemptId", attemptId);
+            case TO_PROCESSING -> jdbc.sql(TO_PROCESSING).param("paymentId", payment.id());
+        };
+        int rows = statement.param("id", orderId).param("from", transition.fromNames()).update();
+        return single(rows);
+    }
+
+    /** A new checkout on a failed order makes it payable again (in the claim's transaction). */
+    public boolean reopenIfFailed(long orderId) {
+        return single(jdbc.sql(REOPEN_FAILED).param("id", orderId).update());
+    }
+
+    private static boolean single(int rows) {
+        if (rows > 1) {
+            throw new IllegalStateException("expected at most one order row, updated " + rows);
+        }
+        return rows == 1;
+    }
+
+    private static Order map(ResultSet rs, int row) throws SQLException {
+        return new Order(rs.getLong("id"), rs.getString("order_ref"), OrderStatus.valueOf(rs.getString("status")),
+                rs.getBigDecimal("amount"), rs.getString("currency"), rs.getBigDecimal("paid_amount"),
+                rs.getString("paid_currency"), rs.getBigDecimal("refunded_amount"), rs.getString("psp_payment_id"),
+                rs.getString("error_code"), rs.getString("error_message"), rs.getString("customer_ref"),
+                rs.getString("customer_email"), rs.getBytes("client_token_hash"),
+                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant());
+    }
+
+    /** What the shop asked for, validated. */
+    public record NewOrder(String orderRef, BigDecimal amount, String currency, String customerRef,
+            String customerEmail) {
+    }
+}

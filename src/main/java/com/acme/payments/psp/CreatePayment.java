@@ -1,0 +1,28 @@
+package com.acme.payments.psp;
+
+import java.math.BigDecimal;
+
+/**
+ * The create-payment request. {@code referenceId} is ours and is stored before the call: it is the
+ * only way to find out later what an ambiguous POST did (the PSP does not deduplicate on it).
+ */
+public record CreatePayment(String paymentType, BigDecimal amount, String currency, String referenceId,
+        String returnUrl, String webhookUrl, String parentPaymentId, Customer customer) {
+
+    public static CreatePayment deposit(BigDecimal amount, String currency, String referenceId, String returnUrl,
+            String webhookUrl, Customer customer) {
+        return new CreatePayment("DEPOSIT", amount, currency, referenceId, returnUrl, webhookUrl, null, customer);
+    }
+
+    public static CreatePayment refund(BigDecimal amount, String currency, String referenceId, String webhookUrl,
+            String parentPaymentId) {
+        return new CreatePayment("REFUND", amount, currency, referenceId, null, webhookUrl, parentPaymentId, null);
+    }
+
+    public record Customer(String referenceId, String email) {
+        @Override
+        public String toString() {
+            return "Customer[redacted]";
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package com.acme.payments.psp;
+
+/**
+ * Applies what the PSP says about one payment to our records. Implemented by the features that own
+ * the records (checkout for deposits, refunds for refunds), so the webhook inbox never calls back into
+ * them directly. Runs inside the caller's transaction, together with the inbox receipt.
+ */
+public interface PaymentUpdateHandler {
+
+    /** Whether this handler owns payments of this kind (by {@code paymentType}). */
+    boolean handles(PspPayment payment);
+
+    Applied apply(PspPayment payment);
+
+    enum Applied {
+        /** The state moved something. */
+        APPLIED,
+        /** Our records are already at or past this state: a duplicate or a late event. */
+        ALREADY_PAST,
+        /** The state moves nothing (a non-final state). */
+        NO_CHANGE,
+        /** No attempt or order knows this payment yet: keep the receipt open for the replay job. */
+        UNMATCHED
+    }
+}

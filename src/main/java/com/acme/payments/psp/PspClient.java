@@ -1,0 +1,196 @@
+package com.acme.payments.psp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.net.http.HttpClient;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.stereotype.Component;
+import org.springframework.web.client.RestClient;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The PSP Gateway API on Spring's {@link RestClient}, classified fail-safe: only a real HTTP status is
+ * a known outcome. A 4xx is a confirmed refusal ({@link PspRejected}); everything else that is not a
+ * 2xx JSON envelope (5xx, timeouts, resets, a proxy's HTML page, a truncated body, any exception at
+ * all) is {@link PaymentOutcomeUnknown}. The body is read and parsed inside the guard, because
+ * RestClient reads lazily and a read timeout can surface anywhere.
+ */
+@Component
+public class PspClient {
+
+    private static final Logger log = LoggerFactory.getLogger(PspClient.class);
+    private static final int MAX_BODY = 1 << 20;
+
+    private final RestClient rest;
+    private final JsonMapper json;
+
+    PspClient(PspProperties properties, RestClient.Builder builder, JsonMapper json) {
+        this.json = json;
+        HttpClient http = HttpClient.newBuilder()
+                .connectTimeout(properties.connectTimeout())
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
+        JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(http);
+        factory.setReadTimeout(properties.readTimeout());
+        this.rest = builder.clone()
+                .requestFactory(factory)
+                .baseUrl(properties.apiUrl())
+                .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + properties.apiKey())
+                .defaultHeader(HttpHeaders.USER_AGENT, properties.userAgent())
+                .defaultHeader(HttpHeaders.ACCEPT, MediaType.APPLICATION_JSON_VALUE)
+                .build();
+    }
+
+    /** POST /api/v1/payments. Never retried here: a second POST would be a second payment. */
+    public PspPayment create(CreatePayment request) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("paymentType", request.paymentType());
+        body.put("amount", request.amount().toPlainString());
+        body.put("currency", request.currency());
+        body.put("referenceId", request.referenceId());
+        putIfPresent(body, "returnUrl", request.returnUrl());
+        putIfPresent(body, "webhookUrl", request.webhookUrl());
+        putIfPresent(body, "parentPaymentId", request.parentPaymentId());
+        if (request.customer() != null) {
+            Map<String, Object> customer = new LinkedHashMap<>();
+            putIfPresent(customer, "referenceId", request.customer().referenceId());
+            putIfPresent(customer, "email", request.customer().email());
+            body.put("customer", customer);
+        }
+        return exchange("create", rest.post().uri("/api/v1/payments")
+                .contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(body)), PspPayments::fromJson);
+    }
+
+    /** GET /api/v1/payments/{id}: the current truth; empty when the PSP answers 404. */
+    public Optional<PspPayment> get(String paymentId) {
+        try {
+            return Optional.of(exchange("get", rest.get().uri("/api/v1/payments/{id}", paymentId),
+                    PspPayments::fromJson));
+        } catch (PspRejected rejected) {
+            if (rejected.status() == 404) {
+                return Optional.empty();
+            }
+            throw new PaymentOutcomeUnknown("get answered HTTP " + rejected.status(), rejected);
+        }
+    }
+
+    /** GET /api/v1/payments?referenceId.eq=: what an ambiguous POST did. Empty means "not (yet) seen". */
+    public List<PspPayment> findByReference(String referenceId) {
+        try {
+            return exchange("find", rest.get().uri(u -> u.path("/api/v1/payments")
+                    .queryParam("referenceId.eq", "{ref}").build(referenceId)), PspClient::list);
+        } catch (PspRejected rejected) {
+            // a refused look-up teaches nothing about the payment: still unknown
+            throw new PaymentOutcomeUnknown("find answered HTTP " + rejected.status(), rejected);
+        }
+    }
+
+    public PspPayment capture(String paymentId, BigDecimal amount) {
+        Map<String, Object> body = amount == null ? Map.of() : Map.of("amount", amount.toPlainString());
+        return exchange("capture", rest.post().uri("/api/v1/payments/{id}/capture", paymentId)
+                .contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(body)), PspPayments::fromJson);
+    }
+
+    public PspPayment voidPayment(String paymentId) {
+        return exchange("void", rest.post().uri("/api/v1/payments/{id}/void", paymentId)
+                .contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(Map.of())),
+                PspPayments::fromJson);
+    }
+
+    private <T> T exchange(String operation, RestClient.RequestHeadersSpec<?> request, Function<JsonNode, T> reader) {
+        try {
+            return request.exchange((req, response) -> {
+                int status = response.getStatusCode().value();
+                byte[] body = readBounded(response.getBody());
+                if (status >= 400 && status < 500) {
+                    JsonNode error = tryParse(body);
+                    throw new PspRejected(status, field(error, "errorCode"), field(error, "errorMessage"));
+                }
+                if (status < 200 || status >= 300) {
+                    throw new PaymentOutcomeUnknown(operation + " answered HTTP " + status);
+                }
+                MediaType type = response.getHeaders().getContentType();
+                if (type == null || !(type.isCompatibleWith(MediaType.APPLICATION_JSON)
+                        || type.getSubtype().endsWith("+json"))) {
+                    throw new PaymentOutcomeUnknown(operation + " answered " + status + " with content type " + type);
+                }
+                JsonNode result = json.readTree(body).get("result");
+                if (result == null || result.isNull()) {
+                    throw new PaymentOutcomeUnknown(operation + " answered without a result");
+                }
+                return reader.apply(result);
+            }, true);
+        } catch (PspRejected | PaymentOutcomeUnknown classified) {
+            throw classified;
+        } catch (RuntimeException unclassified) {
+            // timeouts, resets, truncated or undecodable bodies, anything new a library upgrade brings
+            Throwable cause = unclassified.getCause() instanceof PspRejected
+                    || unclassified.getCause() instanceof PaymentOutcomeUnknown ? unclassified.getCause() : null;
+            if (cause != null) {
+                throw (RuntimeException) cause;
+            }
+            log.warn("psp {} outcome unknown: {}", operation, unclassified.getClass().getSimpleName());
+            throw new PaymentOutcomeUnknown(operation + " failed: " + unclassified.getClass().getSimpleName(),
+                    unclassified);
+        }
+    }
+
+    private static List<PspPayment> list(JsonNode result) {
+        if (!result.isArray()) {
+            throw new IllegalArgumentException("find result is not a list");
+        }
+        List<PspPayment> payments = new ArrayList<>();
+        result.forEach(node -> payments.add(PspPayments.fromJson(node)));
+        return payments;
+    }
+
+    private static byte[] readBounded(InputStream in) throws IOException {
+        if (in == null) {
+            return new byte[0];
+        }
+        byte[] body = in.readNBytes(MAX_BODY + 1);
+        if (body.length > MAX_BODY) {
+            throw new IOException("PSP body larger than " + MAX_BODY + " bytes");
+        }
+        return body;
+    }
+
+    private JsonNode tryParse(byte[] body) {
+        try {
+            return json.readTree(body);
+        } catch (RuntimeException notJson) {
+            return null; // any 4xx body shape is tolerated
+        }
+    }
+
+    private static String field(JsonNode error, String name) {
+        if (error == null) {
+            return null;
+        }
+        JsonNode value = error.path("result").path(name);
+        if (value.isMissingNode() || value.isNull()) {
+            value = error.path(name);
+        }
+        return value.isValueNode() && !value.isNull() ? value.asString() : null;
+    }
+
+    private static void putIfPresent(Map<String, Object> map, String key, Object value) {
+        if (value != null) {
+            map.put(key, value);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package com.acme.payments.psp;
+
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.common.web.Problems;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code POST /webhooks/psp}: raw bytes in, signature checked before any parsing, then inbox + apply
+ * in one transaction. Verify, persist, answer: fulfilment goes through the outbox, never inline.
+ */
+@RestController
+class PspWebhookController {
+
+    private static final Logger log = LoggerFactory.getLogger(PspWebhookController.class);
+
+    private final PspSignature signature;
+    private final PaymentUpdates updates;
+    private final JsonMapper json;
+    private final PspWebhookMetrics metrics;
+
+    PspWebhookController(PspSignature signature, PaymentUpdates updates, JsonMapper json, PspWebhookMetrics metrics) {
+        this.signature = signature;
+        this.updates = updates;
+        this.json = json;
+        this.metrics = metrics;
+    }
+
+    @PostMapping("/webhooks/psp")
+    Map<String, String> receive(@RequestBody(required = false) byte[] body,
+            @RequestHeader(name = "Signature", required = false) String signatureHeader) {
+        if (!signature.verify(body, signatureHeader)) {
+            metrics.outcome("bad_signature");
+            log.warn("psp webhook refused: bad or missing signature");
+            throw new BadSignature();
+        }
+        PspPayment payment;
+        try {
+            payment = PspPayments.fromJson(json.readTree(body));
+        } catch (JacksonException | IllegalArgumentException e) {
+            metrics.outcome("unparseable");
+            throw new Problems.MalformedBody("The webhook body is not a PSP payment object.");
+        }
+        WebhookOutcome outcome = updates.receive(payment);
+        metrics.outcome(outcome.value());
+        return Map.of("status", outcome.value());
+    }
+
+    static final class BadSignature extends ApiProblem {
+        BadSignature() {
+            super(HttpStatus.UNAUTHORIZED, "invalid-signature", "Invalid signature",
+                    "The Signature header is missing or does not match the body.");
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package com.acme.payments.psp;
+
+import java.util.Locale;
+
+/** The answer to the PSP for one webhook delivery: {@code {"status": "<value>"}}. */
+public enum WebhookOutcome {
+    APPLIED, DUPLICATE, IGNORED, UNKNOWN_PAYMENT;
+
+    public String value() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
