@@ -1,0 +1,59 @@
+package com.acme.payments;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import java.time.Instant;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.modulith.core.ApplicationModules;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+
+/** The layout rules of conventions.md, checked so they stay true. */
+class ArchitectureTests {
+
+    static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("com.acme.payments");
+
+    @Test
+    void featurePackagesHaveNoCyclesAndUseOnlyEachOthersApi() {
+        // common is shared plumbing (problems, credentials, money), used by every feature by design
+        DescribedPredicate<JavaClass> common = JavaClass.Predicates.resideInAPackage("com.acme.payments.common..");
+        ApplicationModules.of(PaymentsApplication.class, common).verify();
+    }
+
+    @Test
+    void orchestratorsAreNeverTransactional() {
+        noClasses().that().haveSimpleNameEndingWith("Orchestrator").should().beAnnotatedWith(Transactional.class)
+                .check(MAIN);
+        methods().that().areDeclaredInClassesThat().haveSimpleNameEndingWith("Orchestrator")
+                .should().notBeAnnotatedWith(Transactional.class).check(MAIN);
+    }
+
+    @Test
+    void everyStoreIsTransactional() {
+        classes().that().haveSimpleNameEndingWith("Store").should().beAnnotatedWith(Transactional.class).check(MAIN);
+    }
+
+    @Test
+    void onlyStoresTouchJdbcClient() {
+        noClasses().that().haveSimpleNameNotEndingWith("Store").should().dependOnClassesThat()
+                .areAssignableTo(JdbcClient.class).check(MAIN);
+    }
+
+    @Test
+    void storesSweepersAndRelaysReadTimeFromTheClockOrTheDatabase() {
+        noClasses().that().haveSimpleNameEndingWith("Store").or().haveSimpleNameEndingWith("Sweeper")
+                .or().haveSimpleNameEndingWith("Relay").or().haveSimpleNameEndingWith("Replayer")
+                .should().callMethod(Instant.class, "now").check(MAIN);
+    }
+}
