@@ -13,9 +13,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * would be an open redirect; without one, {@code returnUrl} ({@code SHOP_RETURN_URL}) is used.
  */
 @ConfigurationProperties("payments.checkout")
-record CheckoutProperties(String publicUrl, String returnUrl, List<String> returnUrlPrefixes, Duration retryAfter) {
+public record CheckoutProperties(String publicUrl, String returnUrl, List<String> returnUrlPrefixes, Duration retryAfter) {
 
-    CheckoutProperties {
+    public CheckoutProperties {
         publicUrl = stripSlash(publicUrl == null || publicUrl.isBlank() ? "http://localhost:8080" : publicUrl);
         returnUrl = returnUrl == null || returnUrl.isBlank() ? publicUrl + "/" : returnUrl;
         returnUrlPrefixes = returnUrlPrefixes == null ? List.of()
@@ -25,7 +25,7 @@ record CheckoutProperties(String publicUrl, String returnUrl, List<String> retur
         URI.create(returnUrl);
     }
 
-    String webhookUrl() {
+    public String webhookUrl() {
         return publicUrl + "/webhooks/psp";
     }
 

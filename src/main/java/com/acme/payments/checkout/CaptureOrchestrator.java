@@ -1,0 +1,96 @@
+package com.acme.payments.checkout;
+
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+import com.acme.payments.checkout.CheckoutProblems.PaymentOutcomeUnknownProblem;
+import com.acme.payments.checkout.CheckoutProblems.PspRejectedProblem;
+import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.order.Order;
+import com.acme.payments.order.OrderStatus;
+import com.acme.payments.psp.PaymentOutcomeUnknown;
+import com.acme.payments.psp.PspClient;
+import com.acme.payments.psp.PspPayment;
+import com.acme.payments.psp.PspRejected;
+
+/**
+ * Capture and void of an AUTHORIZED payment; NOT transactional. The operation row commits before the
+ * call; an ambiguous answer is reconciled with {@code GET /payments/{id}}, never re-POSTed.
+ */
+@Component
+class CaptureOrchestrator {
+
+    private static final Logger log = LoggerFactory.getLogger(CaptureOrchestrator.class);
+
+    private final OperationStore operations;
+    private final OperationApplier applier;
+    private final PspClient psp;
+    private final CheckoutProperties properties;
+
+    CaptureOrchestrator(OperationStore operations, OperationApplier applier, PspClient psp,
+            CheckoutProperties properties) {
+        this.operations = operations;
+        this.applier = applier;
+        this.psp = psp;
+        this.properties = properties;
+    }
+
+    void perform(Order order, Operation.Kind kind) {
+        if (order.status() != OrderStatus.AUTHORIZED || order.pspPaymentId() == null) {
+            throw new OrderNotAuthorized(order.orderRef(), order.status().name());
+        }
+        OperationStore.Claimed claim = operations.claim(order.id(), kind, order.pspPaymentId());
+        Operation operation = claim.operation();
+        if (!claim.owner()) {
+            settleOrAnswerUnknown(operation);
+            return;
+        }
+        PspPayment payment;
+        try {
+            payment = kind == Operation.Kind.CAPTURE ? psp.capture(operation.pspPaymentId(), null)
+                    : psp.voidPayment(operation.pspPaymentId());
+        } catch (PspRejected rejected) {
+            operations.settle(operation.id(), false, rejected.errorCode(), rejected.getMessage());
+            throw new PspRejectedProblem(null, rejected.errorCode());
+        } catch (PaymentOutcomeUnknown unknown) {
+            operations.markUnknown(operation.id());
+            log.warn("{} outcome unknown for orderRef={}: {}", kind, order.orderRef(), unknown.getMessage());
+            settleOrAnswerUnknown(operations.find(operation.id()));
+            return;
+        } catch (RuntimeException | Error unclassified) {
+            operations.markUnknown(operation.id());
+            throw unclassified;
+        }
+        if (!applier.apply(operation, payment)) {
+            settleOrAnswerUnknown(operations.find(operation.id()));
+        }
+    }
+
+    /** The sweep's and the non-owner's path: read the payment's current truth and settle from it. */
+    boolean resolve(Operation operation) {
+        Optional<PspPayment> payment;
+        try {
+            payment = psp.get(operation.pspPaymentId());
+        } catch (RuntimeException unreachable) {
+            return false;
+        }
+        return payment.isPresent() && applier.apply(operation, payment.get());
+    }
+
+    private void settleOrAnswerUnknown(Operation operation) {
+        if (operation.isOpen() && !resolve(operation)) {
+            throw new PaymentOutcomeUnknownProblem(null, properties.retryAfter());
+        }
+    }
+
+    static final class OrderNotAuthorized extends ApiProblem {
+        OrderNotAuthorized(String orderRef, String status) {
+            super(HttpStatus.CONFLICT, "order-not-authorized", "Order not authorized",
+                    "Only AUTHORIZED orders can be captured or voided; " + orderRef + " is " + status + ".");
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package com.acme.payments.checkout;
+
+/** One capture or void of an AUTHORIZED payment ({@code psp_payment_operation}). */
+record Operation(long id, long orderId, Kind kind, String state, String pspPaymentId) {
+
+    enum Kind {
+        CAPTURE, VOID
+    }
+
+    boolean isOpen() {
+        return "IN_FLIGHT".equals(state) || "UNKNOWN".equals(state);
+    }
+}

@@ -1,0 +1,41 @@
+package com.acme.payments.checkout;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.acme.payments.psp.PaymentState;
+import com.acme.payments.psp.PspPayment;
+
+/**
+ * Settles a capture/void from the payment's confirmed state and moves the order by the same whitelist
+ * as every other path, in one transaction. An AUTHORIZED payment confirms nothing: the call may not
+ * have arrived yet, so the operation stays open.
+ */
+@Component
+class OperationApplier {
+
+    private final OperationStore operations;
+    private final AttemptStore attempts;
+    private final DepositApplier deposits;
+
+    OperationApplier(OperationStore operations, AttemptStore attempts, DepositApplier deposits) {
+        this.operations = operations;
+        this.attempts = attempts;
+        this.deposits = deposits;
+    }
+
+    /** True when the operation is settled (by this call or before). */
+    @Transactional
+    boolean apply(Operation operation, PspPayment payment) {
+        PaymentState state = payment.paymentState();
+        if (!state.isFinal()) {
+            return false;
+        }
+        boolean wanted = operation.kind() == Operation.Kind.CAPTURE ? state == PaymentState.COMPLETED
+                : state == PaymentState.CANCELLED;
+        operations.settle(operation.id(), wanted, payment.errorCode(), wanted ? null : "payment is " + state);
+        attempts.findForPayment(payment.id(), payment.referenceId())
+                .ifPresent(attempt -> deposits.apply(attempt, payment));
+        return true;
+    }
+}

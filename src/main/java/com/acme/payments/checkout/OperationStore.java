@@ -1,0 +1,80 @@
+package com.acme.payments.checkout;
+
+import java.util.Optional;
+
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Owns {@code psp_payment_operation}: capture/void claimed before the call, settled conditionally. */
+@Repository
+@Transactional
+class OperationStore {
+
+    private static final String CLAIM = """
+            INSERT INTO psp_payment_operation (order_id, kind, state, psp_payment_id)
+            VALUES (:orderId, :kind, 'IN_FLIGHT', :paymentId)
+            ON CONFLICT (order_id) WHERE state IN ('IN_FLIGHT', 'UNKNOWN') DO NOTHING
+            RETURNING id, order_id, kind, state, psp_payment_id
+            """;
+    private static final String OPEN = """
+            SELECT id, order_id, kind, state, psp_payment_id FROM psp_payment_operation
+             WHERE order_id = :orderId AND state IN ('IN_FLIGHT', 'UNKNOWN')
+            """;
+    private static final String BY_ID = "SELECT id, order_id, kind, state, psp_payment_id FROM psp_payment_operation WHERE id = :id";
+    private static final String MARK_UNKNOWN = """
+            UPDATE psp_payment_operation SET state = 'UNKNOWN', updated_at = now() WHERE id = :id AND state = 'IN_FLIGHT'
+            """;
+    private static final String SETTLE = """
+            UPDATE psp_payment_operation
+               SET state = :state, error_code = :errorCode, error_message = :errorMessage, updated_at = now()
+             WHERE id = :id AND state IN ('IN_FLIGHT', 'UNKNOWN')
+            """;
+
+    private static final RowMapper<Operation> ROW = (rs, n) -> new Operation(rs.getLong("id"), rs.getLong("order_id"),
+            Operation.Kind.valueOf(rs.getString("kind")), rs.getString("state"), rs.getString("psp_payment_id"));
+
+    private final JdbcClient jdbc;
+
+    OperationStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Ours to call when a row comes back; otherwise the order's open operation, someone else's. */
+    Claimed claim(long orderId, Operation.Kind kind, String paymentId) {
+        for (int pass = 0; pass < 2; pass++) {
+            Optional<Operation> inserted = jdbc.sql(CLAIM).param("orderId", orderId).param("kind", kind.name())
+                    .param("paymentId", paymentId).query(ROW).optional();
+            if (inserted.isPresent()) {
+                return new Claimed(inserted.get(), true);
+            }
+            Optional<Operation> open = jdbc.sql(OPEN).param("orderId", orderId).query(ROW).optional();
+            if (open.isPresent()) {
+                return new Claimed(open.get(), false);
+            }
+        }
+        throw new IllegalStateException("order " + orderId + ": no open operation after two claim passes");
+    }
+
+    @Transactional(readOnly = true)
+    Operation find(long id) {
+        return jdbc.sql(BY_ID).param("id", id).query(ROW).single();
+    }
+
+    boolean markUnknown(long id) {
+        return jdbc.sql(MARK_UNKNOWN).param("id", id).update() == 1;
+    }
+
+    boolean settle(long id, boolean done, String errorCode, String errorMessage) {
+        int rows = jdbc.sql(SETTLE).param("id", id).param("state", done ? "DONE" : "FAILED")
+                .param("errorCode", errorCode).param("errorMessage", errorMessage).update();
+        if (rows > 1) {
+            throw new IllegalStateException("settled " + rows + " operations for one id");
+        }
+        return rows == 1;
+    }
+
+    record Claimed(Operation operation, boolean owner) {
+    }
+}

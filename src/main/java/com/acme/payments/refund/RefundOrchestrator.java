@@ -1,0 +1,144 @@
+package com.acme.payments.refund;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+import com.acme.payments.checkout.CheckoutProperties;
+import com.acme.payments.common.money.Amounts;
+import com.acme.payments.common.web.Problems;
+import com.acme.payments.order.Order;
+import com.acme.payments.psp.CreatePayment;
+import com.acme.payments.psp.PaymentOutcomeUnknown;
+import com.acme.payments.psp.PspClient;
+import com.acme.payments.psp.PspPayment;
+import com.acme.payments.psp.PspRejected;
+import com.acme.payments.refund.RefundProblems.RefundOutcomeUnknown;
+import com.acme.payments.refund.RefundStore.Claim;
+
+/**
+ * The refund flow; deliberately NOT transactional. Claim and reservation commit first; only the
+ * claim's owner POSTs the REFUND payment; every other caller (a retry with the same key, a concurrent
+ * double-click) replays the stored result or reconciles by the stored reference — never a second POST.
+ */
+@Component
+class RefundOrchestrator {
+
+    private static final Logger log = LoggerFactory.getLogger(RefundOrchestrator.class);
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(10);
+
+    private final RefundStore refunds;
+    private final RefundApplier applier;
+    private final PspClient psp;
+    private final CheckoutProperties checkout;
+    private final RefundMetrics metrics;
+
+    RefundOrchestrator(RefundStore refunds, RefundApplier applier, PspClient psp, CheckoutProperties checkout,
+            RefundMetrics metrics) {
+        this.refunds = refunds;
+        this.applier = applier;
+        this.psp = psp;
+        this.checkout = checkout;
+        this.metrics = metrics;
+    }
+
+    Answer refund(Order order, String refundKey, BigDecimal amount, String currency) {
+        Amounts.Checked money = Amounts.check(amount, currency);
+        if (order.paidCurrency() != null && !order.paidCurrency().equals(money.currency())) {
+            throw Problems.ValidationFailed.of("currency", "must be the order's paid currency " + order.paidCurrency());
+        }
+        Claim claim = refunds.claim(order.id(), refundKey, money.amount(), money.currency(), newReference());
+        if (!claim.owner()) {
+            return new Answer(settledOrResolved(claim.refund()), false);
+        }
+        log.info("refund claimed orderRef={} referenceId={}", order.orderRef(), claim.refund().referenceId());
+        return new Answer(createRefund(order, claim.refund()), true);
+    }
+
+    private Refund createRefund(Order order, Refund refund) {
+        PspPayment payment;
+        try {
+            payment = psp.create(CreatePayment.refund(refund.amount(), refund.currency(), refund.referenceId(),
+                    checkout.webhookUrl(), order.pspPaymentId()));
+        } catch (PspRejected rejected) {
+            applier.reject(refund, rejected.errorCode(), rejected.getMessage());
+            return current(refund);
+        } catch (PaymentOutcomeUnknown unknown) {
+            refunds.markUnknown(refund.id());
+            metrics.settled("unknown");
+            log.warn("refund outcome unknown referenceId={}: {}", refund.referenceId(), unknown.getMessage());
+            return settledOrResolved(current(refund));
+        } catch (RuntimeException | Error unclassified) {
+            markUnknownAfter(refund, unclassified);
+            throw unclassified;
+        }
+        try {
+            applier.settle(refund, payment);
+        } catch (RuntimeException | Error unclassified) {
+            markUnknownAfter(refund, unclassified);
+            throw unclassified;
+        }
+        return current(refund);
+    }
+
+    /** A settled refund replays; an open one is reconciled first, and only then answers 409. */
+    private Refund settledOrResolved(Refund refund) {
+        if (!refund.state().isOpen()) {
+            return refund;
+        }
+        resolve(refund);
+        Refund now = current(refund);
+        if (now.state().isOpen()) {
+            throw new RefundOutcomeUnknown(now.referenceId(), RETRY_AFTER);
+        }
+        return now;
+    }
+
+    /** The refunds' resolve(), shared with the sweep: look up our reference, settle from what is found. */
+    boolean resolve(Refund refund) {
+        List<PspPayment> found;
+        try {
+            found = psp.findByReference(refund.referenceId());
+        } catch (RuntimeException lookupFailed) {
+            log.info("refund reconcile referenceId={} inconclusive: {}", refund.referenceId(), lookupFailed.getMessage());
+            return false;
+        }
+        if (found.isEmpty()) {
+            return false;
+        }
+        if (found.size() > 1) {
+            log.error("psp holds {} refunds for referenceId={}: investigate a double payout", found.size(),
+                    refund.referenceId());
+        }
+        PspPayment payment = found.stream().filter(p -> !p.paymentState().isFailure()).findFirst()
+                .orElse(found.get(0));
+        applier.settle(refund, payment);
+        return true;
+    }
+
+    private Refund current(Refund refund) {
+        return refunds.find(refund.id()).orElseThrow();
+    }
+
+    private void markUnknownAfter(Refund refund, Throwable cause) {
+        try {
+            refunds.markUnknown(refund.id());
+        } catch (RuntimeException alsoFailed) {
+            cause.addSuppressed(alsoFailed); // the sweep ages IN_FLIGHT into UNKNOWN in any case
+        }
+        log.error("refund referenceId={} ended unclassified, marked UNKNOWN", refund.referenceId(), cause);
+    }
+
+    private static String newReference() {
+        return "rfd_" + UUID.randomUUID().toString().replace("-", "");
+    }
+
+    /** The refund to show, and whether this call created it (201) or replayed it (200). */
+    record Answer(Refund refund, boolean created) {
+    }
+}

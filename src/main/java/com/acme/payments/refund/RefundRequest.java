@@ -1,0 +1,10 @@
+package com.acme.payments.refund;
+
+import java.math.BigDecimal;
+
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+
+/** {@code POST /api/orders/{orderRef}/refunds}: how much, in the order's paid currency. */
+record RefundRequest(@NotNull BigDecimal amount, @NotBlank String currency) {
+}

@@ -1,0 +1,180 @@
+package com.acme.payments.refund;
+
+import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.acme.payments.refund.RefundProblems.OrderNotRefundable;
+import com.acme.payments.refund.RefundProblems.RefundBlockedByUnknown;
+import com.acme.payments.refund.RefundProblems.RefundExceedsRemainder;
+import com.acme.payments.refund.RefundProblems.RefundKeyReused;
+
+/**
+ * Owns {@code psp_refund_attempt} and the refund reservation on {@code orders.refunded_amount}. The claim
+ * is one committed transaction under the order's row lock; settlement is state-conditional, and only a
+ * settlement that moved the row to FAILED gives the reservation back — so it happens exactly once,
+ * whoever settles (owner, retry, webhook, sweep).
+ */
+@Repository
+@Transactional
+class RefundStore {
+
+    private static final String LOCK_ORDER = "SELECT status FROM orders WHERE id = :orderId FOR UPDATE";
+    private static final String BY_KEY = "SELECT * FROM psp_refund_attempt WHERE order_id = :orderId AND refund_key = :key";
+    private static final String OTHER_UNKNOWN = """
+            SELECT EXISTS (SELECT 1 FROM psp_refund_attempt
+                            WHERE order_id = :orderId AND state = 'UNKNOWN' AND refund_key <> :key)
+            """;
+    private static final String INSERT = """
+            INSERT INTO psp_refund_attempt (order_id, refund_key, reference_id, amount, currency, state)
+            VALUES (:orderId, :key, :referenceId, :amount, :currency, 'IN_FLIGHT')
+            RETURNING *
+            """;
+    /** Self-serialising: two reservations can never together exceed what was paid. */
+    private static final String RESERVE = """
+            UPDATE orders SET refunded_amount = refunded_amount + :amount, updated_at = now()
+             WHERE id = :orderId AND status = 'PAID' AND refunded_amount + :amount <= paid_amount
+            """;
+    private static final String RELEASE = """
+            UPDATE orders SET refunded_amount = refunded_amount - :amount, updated_at = now()
+             WHERE id = :orderId AND refunded_amount >= :amount
+            """;
+    private static final String SETTLE = """
+            UPDATE psp_refund_attempt
+               SET state = :state, psp_payment_id = coalesce(psp_payment_id, :paymentId),
+                   error_code = :errorCode, error_message = :errorMessage, updated_at = now()
+             WHERE id = :id AND state IN ('IN_FLIGHT', 'UNKNOWN')
+            RETURNING *
+            """;
+    private static final String MARK_UNKNOWN = """
+            UPDATE psp_refund_attempt SET state = 'UNKNOWN', updated_at = now() WHERE id = :id AND state = 'IN_FLIGHT'
+            """;
+    private static final String LINK_PAYMENT = """
+            UPDATE psp_refund_attempt SET psp_payment_id = :paymentId, updated_at = now()
+             WHERE id = :id AND psp_payment_id IS NULL
+            """;
+    private static final String BY_ID = "SELECT * FROM psp_refund_attempt WHERE id = :id";
+    private static final String BY_PAYMENT = "SELECT * FROM psp_refund_attempt WHERE psp_payment_id = :paymentId";
+    private static final String BY_REFERENCE = "SELECT * FROM psp_refund_attempt WHERE reference_id = :referenceId";
+    private static final String FOR_ORDER = "SELECT * FROM psp_refund_attempt WHERE order_id = :orderId ORDER BY id";
+    private static final String RESERVED_BY_CURRENCY = """
+            SELECT currency, sum(amount) AS reserved FROM psp_refund_attempt
+             WHERE state IN ('IN_FLIGHT', 'UNKNOWN') GROUP BY currency
+            """;
+
+    private static final RowMapper<Refund> ROW = RefundStore::map;
+
+    private final JdbcClient jdbc;
+
+    RefundStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * The claim, in one committed transaction: lock the order row (serialising every refund guard of
+     * this order), replay an existing key, refuse while another refund is UNKNOWN, insert the attempt
+     * and reserve the amount. Under the lock the look-up of the key cannot race its insert.
+     */
+    Claim claim(long orderId, String key, BigDecimal amount, String currency, String newReference) {
+        String status = jdbc.sql(LOCK_ORDER).param("orderId", orderId).query(String.class).single();
+        Optional<Refund> existing = jdbc.sql(BY_KEY).param("orderId", orderId).param("key", key).query(ROW).optional();
+        if (existing.isPresent()) {
+            Refund refund = existing.get();
+            if (refund.amount().compareTo(amount) != 0 || !refund.currency().equals(currency)) {
+                throw new RefundKeyReused();
+            }
+            return new Claim(refund, false);
+        }
+        if (!"PAID".equals(status)) {
+            throw new OrderNotRefundable(status);
+        }
+        if (jdbc.sql(OTHER_UNKNOWN).param("orderId", orderId).param("key", key).query(Boolean.class).single()) {
+            throw new RefundBlockedByUnknown(java.time.Duration.ofSeconds(30));
+        }
+        Refund inserted = jdbc.sql(INSERT).param("orderId", orderId).param("key", key)
+                .param("referenceId", newReference).param("amount", amount).param("currency", currency)
+                .query(ROW).single();
+        int reserved = jdbc.sql(RESERVE).param("orderId", orderId).param("amount", amount).update();
+        if (reserved != 1) {
+            throw new RefundExceedsRemainder(); // rolls back the insert with it
+        }
+        return new Claim(inserted, true);
+    }
+
+    /**
+     * Moves an open refund to DONE or FAILED; a FAILED settlement releases the reservation in the same
+     * transaction. Empty when someone else settled it first (then nothing is released twice).
+     */
+    Optional<Refund> settle(long id, RefundState outcome, String paymentId, String errorCode, String errorMessage) {
+        if (outcome.isOpen()) {
+            throw new IllegalArgumentException("settle to a final state, not " + outcome);
+        }
+        Optional<Refund> settled = jdbc.sql(SETTLE).param("id", id).param("state", outcome.name())
+                .param("paymentId", paymentId).param("errorCode", errorCode)
+                .param("errorMessage", errorMessage == null || errorMessage.length() <= 500 ? errorMessage
+                        : errorMessage.substring(0, 500))
+                .query(ROW).optional();
+        if (settled.isPresent() && outcome == RefundState.FAILED) {
+            int released = jdbc.sql(RELEASE).param("orderId", settled.get().orderId())
+                    .param("amount", settled.get().amount()).update();
+            if (released != 1) {
+                throw new IllegalStateException("refund " + id + ": reservation to release is missing");
+            }
+        }
+        return settled;
+    }
+
+    boolean markUnknown(long id) {
+        return jdbc.sql(MARK_UNKNOWN).param("id", id).update() == 1;
+    }
+
+    /** Remembers the PSP's id of a refund whose final state is not known yet. */
+    void linkPayment(long id, String paymentId) {
+        jdbc.sql(LINK_PAYMENT).param("id", id).param("paymentId", paymentId).update();
+    }
+
+    @Transactional(readOnly = true)
+    Optional<Refund> find(long id) {
+        return jdbc.sql(BY_ID).param("id", id).query(ROW).optional();
+    }
+
+    @Transactional(readOnly = true)
+    Optional<Refund> findForPayment(String paymentId, String referenceId) {
+        Optional<Refund> linked = paymentId == null ? Optional.empty()
+                : jdbc.sql(BY_PAYMENT).param("paymentId", paymentId).query(ROW).optional();
+        if (linked.isPresent() || referenceId == null) {
+            return linked;
+        }
+        return jdbc.sql(BY_REFERENCE).param("referenceId", referenceId).query(ROW).optional();
+    }
+
+    @Transactional(readOnly = true)
+    List<Refund> forOrder(long orderId) {
+        return jdbc.sql(FOR_ORDER).param("orderId", orderId).query(ROW).list();
+    }
+
+    @Transactional(readOnly = true)
+    java.util.Map<String, BigDecimal> reservedByCurrency() {
+        java.util.Map<String, BigDecimal> reserved = new java.util.HashMap<>();
+        jdbc.sql(RESERVED_BY_CURRENCY).query((rs, n) -> reserved.put(rs.getString("currency"),
+                rs.getBigDecimal("reserved"))).list();
+        return reserved;
+    }
+
+    private static Refund map(ResultSet rs, int row) throws SQLException {
+        return new Refund(rs.getLong("id"), rs.getLong("order_id"), rs.getString("refund_key"),
+                rs.getString("reference_id"), rs.getBigDecimal("amount"), rs.getString("currency"),
+                RefundState.valueOf(rs.getString("state")), rs.getString("psp_payment_id"),
+                rs.getString("error_code"), rs.getString("error_message"), rs.getTimestamp("created_at").toInstant());
+    }
+
+    record Claim(Refund refund, boolean owner) {
+    }
+}

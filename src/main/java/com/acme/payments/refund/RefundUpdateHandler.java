@@ -1,0 +1,34 @@
+package com.acme.payments.refund;
+
+import org.springframework.stereotype.Component;
+
+import com.acme.payments.psp.PaymentUpdateHandler;
+import com.acme.payments.psp.PspPayment;
+
+/**
+ * PSP webhooks (and replays) for REFUND payments: they settle the matching refund attempt and never
+ * touch the order's payment status.
+ */
+@Component
+class RefundUpdateHandler implements PaymentUpdateHandler {
+
+    private final RefundStore refunds;
+    private final RefundApplier applier;
+
+    RefundUpdateHandler(RefundStore refunds, RefundApplier applier) {
+        this.refunds = refunds;
+        this.applier = applier;
+    }
+
+    @Override
+    public boolean handles(PspPayment payment) {
+        return payment.isRefund();
+    }
+
+    @Override
+    public Applied apply(PspPayment payment) {
+        return refunds.findForPayment(payment.id(), payment.referenceId())
+                .map(refund -> applier.settle(refund, payment) ? Applied.APPLIED : Applied.ALREADY_PAST)
+                .orElse(Applied.UNMATCHED);
+    }
+}
