@@ -65,6 +65,33 @@ class AttemptStore {
              WHERE reference_id = :referenceId AND state IN ('IN_FLIGHT', 'UNKNOWN')
             """;
 
+    /** The owner of an IN_FLIGHT row older than the threshold is presumed dead (it would have timed out). */
+    private static final String AGE_IN_FLIGHT = """
+            UPDATE psp_attempt SET state = 'UNKNOWN', updated_at = now()
+             WHERE id IN (SELECT id FROM psp_attempt
+                           WHERE state = 'IN_FLIGHT' AND updated_at < now() - :ageSeconds * interval '1 second'
+                           ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+            """;
+    /**
+     * One statement claims a batch: SKIP LOCKED keeps concurrent sweeps apart, the bumped updated_at
+     * hides the rows from other instances for the lease (database clock), the bumped version fences a
+     * sweeper whose lease was taken over.
+     */
+    private static final String CLAIM_UNKNOWN = """
+            UPDATE psp_attempt SET lease_version = lease_version + 1, updated_at = now()
+             WHERE id IN (SELECT id FROM psp_attempt
+                           WHERE state = 'UNKNOWN' AND updated_at < now() - :leaseSeconds * interval '1 second'
+                           ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+            RETURNING *
+            """;
+    private static final String HOLD_LEASE = """
+            SELECT id FROM psp_attempt WHERE id = :id AND lease_version = :version FOR UPDATE
+            """;
+    private static final String OPEN_UNKNOWN_STATS = """
+            SELECT count(*) AS open, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS oldest
+              FROM psp_attempt WHERE state = 'UNKNOWN'
+            """;
+
     private static final RowMapper<Attempt> ROW = AttemptStore::map;
 
     private final JdbcClient jdbc;
@@ -155,6 +182,30 @@ class AttemptStore {
     /** An operator closes an attempt the PSP has confirmed it never saw. */
     boolean abandon(String referenceId, String who) {
         return single(jdbc.sql(ABANDON).param("referenceId", referenceId).param("who", who).update());
+    }
+
+    int ageInFlight(java.time.Duration age, int limit) {
+        return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
+    }
+
+    List<Attempt> claimUnknown(java.time.Duration lease, int limit) {
+        return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit).query(ROW).list();
+    }
+
+    /**
+     * Inside the settling transaction: locks the row if this sweeper's lease is still the current one.
+     * False means another instance claimed it since; the caller must not write.
+     */
+    @Transactional(propagation = org.springframework.transaction.annotation.Propagation.MANDATORY)
+    boolean holdLease(long id, long version) {
+        return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
+    }
+
+    /** Open UNKNOWN attempts and the age in seconds of the oldest, for the gauges. */
+    @Transactional(readOnly = true)
+    double[] unknownStats() {
+        return jdbc.sql(OPEN_UNKNOWN_STATS).query((rs, n) -> new double[] { rs.getDouble("open"), rs.getDouble("oldest") })
+                .single();
     }
 
     private static String truncate(String message) {

@@ -9,6 +9,7 @@ import org.springframework.stereotype.Component;
 
 import com.acme.payments.checkout.CheckoutProblems.PaymentOutcomeUnknownProblem;
 import com.acme.payments.checkout.CheckoutProblems.PspRejectedProblem;
+import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;
@@ -70,15 +71,28 @@ class CaptureOrchestrator {
         }
     }
 
-    /** The sweep's and the non-owner's path: read the payment's current truth and settle from it. */
+    /** The non-owner's path: read the payment's current truth and settle from it. */
     boolean resolve(Operation operation) {
+        return resolve(operation, false) == SweepLoop.Outcome.RESOLVED;
+    }
+
+    /** Shared with the sweep, which passes {@code underLease} so a taken-over lease writes nothing. */
+    SweepLoop.Outcome resolve(Operation operation, boolean underLease) {
         Optional<PspPayment> payment;
         try {
             payment = psp.get(operation.pspPaymentId());
         } catch (RuntimeException unreachable) {
-            return false;
+            return SweepLoop.Outcome.UNREACHABLE;
         }
-        return payment.isPresent() && applier.apply(operation, payment.get());
+        if (payment.isEmpty()) {
+            return SweepLoop.Outcome.STILL_UNKNOWN;
+        }
+        if (underLease) {
+            Optional<Boolean> settled = applier.applyUnderLease(operation, payment.get());
+            return settled.isEmpty() ? SweepLoop.Outcome.FENCED
+                    : settled.get() ? SweepLoop.Outcome.RESOLVED : SweepLoop.Outcome.STILL_UNKNOWN;
+        }
+        return applier.apply(operation, payment.get()) ? SweepLoop.Outcome.RESOLVED : SweepLoop.Outcome.STILL_UNKNOWN;
     }
 
     private void settleOrAnswerUnknown(Operation operation) {

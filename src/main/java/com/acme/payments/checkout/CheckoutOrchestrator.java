@@ -104,7 +104,7 @@ class CheckoutOrchestrator {
             return answerForSettled(attempt);
         }
         Resolution resolution = resolve(attempt);
-        if (resolution == Resolution.STILL_UNKNOWN) {
+        if (resolution.isUnresolved()) {
             Attempt current = attempts.find(attempt.id()).orElseThrow();
             if (current.state() == AttemptState.IN_FLIGHT) {
                 throw new CheckoutInProgress(current.referenceId(), properties.retryAfter());
@@ -130,12 +130,17 @@ class CheckoutOrchestrator {
      * attempt as it is.
      */
     Resolution resolve(Attempt attempt) {
+        return resolve(attempt, false);
+    }
+
+    /** {@code underLease}: the sweep's call, which must not write once another instance took the row over. */
+    Resolution resolve(Attempt attempt, boolean underLease) {
         List<PspPayment> found;
         try {
             found = psp.findByReference(attempt.referenceId());
         } catch (RuntimeException lookupFailed) {
             log.info("reconcile of referenceId={} inconclusive: {}", attempt.referenceId(), lookupFailed.getMessage());
-            return Resolution.STILL_UNKNOWN;
+            return Resolution.UNREACHABLE;
         }
         if (found.isEmpty()) {
             return Resolution.STILL_UNKNOWN;
@@ -145,27 +150,43 @@ class CheckoutOrchestrator {
                     attempt.referenceId());
         }
         PspPayment payment = found.stream().max(Comparator.comparingInt(CheckoutOrchestrator::rank)).orElseThrow();
-        applier.apply(attempt, payment);
+        if (underLease) {
+            if (applier.applyUnderLease(attempt, payment).isEmpty()) {
+                return Resolution.FENCED;
+            }
+        } else {
+            applier.apply(attempt, payment);
+        }
         return payment.paymentState().isFailure() ? Resolution.FAILED : Resolution.READY;
     }
 
     /** On the customer's return: read the payment's current state and apply it. The browser proves nothing. */
     void pollOnReturn(Order order) {
+        try {
+            pollPsp(order);
+        } catch (PaymentOutcomeUnknown unreachable) {
+            log.info("return poll for orderRef={} inconclusive: {}", order.orderRef(), unreachable.getMessage());
+        }
+    }
+
+    /**
+     * Reads the order's latest payment from the PSP (by id when known, else by our reference) and
+     * applies it. Shared by the return path and the straggler poll.
+     *
+     * @throws PaymentOutcomeUnknown when the PSP cannot be read
+     */
+    void pollPsp(Order order) {
         Attempt attempt = attempts.latestForOrder(order.id()).orElse(null);
         if (attempt == null) {
             return;
         }
         if (attempt.pspPaymentId() == null) {
-            if (attempt.state() != AttemptState.FAILED) {
-                resolve(attempt);
+            if (attempt.state() != AttemptState.FAILED && resolve(attempt) == Resolution.UNREACHABLE) {
+                throw new PaymentOutcomeUnknown("reference look-up failed for " + attempt.referenceId());
             }
             return;
         }
-        try {
-            psp.get(attempt.pspPaymentId()).ifPresent(payment -> applier.apply(attempt, payment));
-        } catch (PaymentOutcomeUnknown unreachable) {
-            log.info("return poll for orderRef={} inconclusive: {}", order.orderRef(), unreachable.getMessage());
-        }
+        psp.get(attempt.pspPaymentId()).ifPresent(payment -> applier.apply(attempt, payment));
     }
 
     private void markUnknownAfter(Attempt attempt, Throwable cause) {
@@ -195,6 +216,10 @@ class CheckoutOrchestrator {
     }
 
     enum Resolution {
-        READY, FAILED, STILL_UNKNOWN
+        READY, FAILED, STILL_UNKNOWN, UNREACHABLE, FENCED;
+
+        boolean isUnresolved() {
+            return this == STILL_UNKNOWN || this == UNREACHABLE;
+        }
     }
 }

@@ -57,6 +57,15 @@ class DepositApplier {
         return moved ? Applied.APPLIED : Applied.ALREADY_PAST;
     }
 
+    /** The sweep's apply: only while its lease on the attempt is still the current one. Empty when fenced. */
+    @Transactional
+    java.util.Optional<Applied> applyUnderLease(Attempt attempt, PspPayment payment) {
+        if (!attempts.holdLease(attempt.id(), attempt.leaseVersion())) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(apply(attempt, payment));
+    }
+
     private static OutboxEntry orderPaid(Order order, PspPayment payment) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("orderRef", order.orderRef());

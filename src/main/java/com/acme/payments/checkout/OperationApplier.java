@@ -24,6 +24,15 @@ class OperationApplier {
         this.deposits = deposits;
     }
 
+    /** The sweep's apply: nothing is written once another instance holds the lease. Empty when fenced. */
+    @Transactional
+    java.util.Optional<Boolean> applyUnderLease(Operation operation, PspPayment payment) {
+        if (!operations.holdLease(operation.id(), operation.leaseVersion())) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(apply(operation, payment));
+    }
+
     /** True when the operation is settled (by this call or before). */
     @Transactional
     boolean apply(Operation operation, PspPayment payment) {

@@ -16,13 +16,13 @@ class OperationStore {
             INSERT INTO psp_payment_operation (order_id, kind, state, psp_payment_id)
             VALUES (:orderId, :kind, 'IN_FLIGHT', :paymentId)
             ON CONFLICT (order_id) WHERE state IN ('IN_FLIGHT', 'UNKNOWN') DO NOTHING
-            RETURNING id, order_id, kind, state, psp_payment_id
+            RETURNING id, order_id, kind, state, psp_payment_id, lease_version
             """;
     private static final String OPEN = """
-            SELECT id, order_id, kind, state, psp_payment_id FROM psp_payment_operation
+            SELECT id, order_id, kind, state, psp_payment_id, lease_version FROM psp_payment_operation
              WHERE order_id = :orderId AND state IN ('IN_FLIGHT', 'UNKNOWN')
             """;
-    private static final String BY_ID = "SELECT id, order_id, kind, state, psp_payment_id FROM psp_payment_operation WHERE id = :id";
+    private static final String BY_ID = "SELECT id, order_id, kind, state, psp_payment_id, lease_version FROM psp_payment_operation WHERE id = :id";
     private static final String MARK_UNKNOWN = """
             UPDATE psp_payment_operation SET state = 'UNKNOWN', updated_at = now() WHERE id = :id AND state = 'IN_FLIGHT'
             """;
@@ -32,8 +32,26 @@ class OperationStore {
              WHERE id = :id AND state IN ('IN_FLIGHT', 'UNKNOWN')
             """;
 
+    private static final String AGE_IN_FLIGHT = """
+            UPDATE psp_payment_operation SET state = 'UNKNOWN', updated_at = now()
+             WHERE id IN (SELECT id FROM psp_payment_operation
+                           WHERE state = 'IN_FLIGHT' AND updated_at < now() - :ageSeconds * interval '1 second'
+                           ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+            """;
+    private static final String CLAIM_UNKNOWN = """
+            UPDATE psp_payment_operation SET lease_version = lease_version + 1, updated_at = now()
+             WHERE id IN (SELECT id FROM psp_payment_operation
+                           WHERE state = 'UNKNOWN' AND updated_at < now() - :leaseSeconds * interval '1 second'
+                           ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+            RETURNING id, order_id, kind, state, psp_payment_id, lease_version
+            """;
+    private static final String HOLD_LEASE = """
+            SELECT id FROM psp_payment_operation WHERE id = :id AND lease_version = :version FOR UPDATE
+            """;
+
     private static final RowMapper<Operation> ROW = (rs, n) -> new Operation(rs.getLong("id"), rs.getLong("order_id"),
-            Operation.Kind.valueOf(rs.getString("kind")), rs.getString("state"), rs.getString("psp_payment_id"));
+            Operation.Kind.valueOf(rs.getString("kind")), rs.getString("state"), rs.getString("psp_payment_id"),
+            rs.getLong("lease_version"));
 
     private final JdbcClient jdbc;
 
@@ -73,6 +91,20 @@ class OperationStore {
             throw new IllegalStateException("settled " + rows + " operations for one id");
         }
         return rows == 1;
+    }
+
+    int ageInFlight(java.time.Duration age, int limit) {
+        return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
+    }
+
+    java.util.List<Operation> claimUnknown(java.time.Duration lease, int limit) {
+        return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit).query(ROW).list();
+    }
+
+    /** Locks the row if the caller's lease is still current; false when another instance took it over. */
+    @Transactional(propagation = org.springframework.transaction.annotation.Propagation.MANDATORY)
+    boolean holdLease(long id, long version) {
+        return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
     }
 
     record Claimed(Operation operation, boolean owner) {

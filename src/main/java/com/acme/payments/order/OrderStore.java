@@ -57,6 +57,17 @@ public class OrderStore {
              WHERE id = :id AND status = 'PAYMENT_FAILED'
             """;
 
+    /** Orders still waiting for a final state past the grace period, leased by last_polled_at (database clock). */
+    private static final String CLAIM_STRAGGLERS = """
+            UPDATE orders SET last_polled_at = now()
+             WHERE id IN (SELECT id FROM orders
+                           WHERE status IN ('PROCESSING', 'AUTHORIZED')
+                             AND updated_at < now() - :graceSeconds * interval '1 second'
+                             AND (last_polled_at IS NULL OR last_polled_at < now() - :graceSeconds * interval '1 second')
+                           ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+            RETURNING id
+            """;
+
     private static final RowMapper<Order> ROW = OrderStore::map;
 
     private final JdbcClient jdbc;
@@ -115,6 +126,11 @@ public class OrderStore {
         };
         int rows = statement.param("id", orderId).param("from", transition.fromNames()).update();
         return single(rows);
+    }
+
+    public java.util.List<Long> claimStragglers(java.time.Duration grace, int limit) {
+        return jdbc.sql(CLAIM_STRAGGLERS).param("graceSeconds", grace.toSeconds()).param("limit", limit)
+                .query(Long.class).list();
     }
 
     /** A new checkout on a failed order makes it payable again (in the claim's transaction). */

@@ -41,6 +41,26 @@ class InboxStore {
              WHERE id = :id
             """;
 
+    /**
+     * The replay lease, in one statement: SKIP LOCKED keeps parallel replayers (other instances) off the
+     * same rows; bumping received_at hides the rows from the next window; the version fences completion.
+     */
+    private static final String LEASE_DUE = """
+            WITH due AS (SELECT id FROM psp_webhook_event
+                          WHERE processed_at IS NULL AND received_at < now() - :minAgeSeconds * interval '1 second'
+                          ORDER BY received_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+            UPDATE psp_webhook_event e SET received_at = now(), lease_version = e.lease_version + 1
+              FROM due WHERE e.id = due.id
+            RETURNING e.id, e.payment_id, e.state, e.lease_version
+            """;
+    private static final String HOLD_LEASE = """
+            SELECT id FROM psp_webhook_event WHERE id = :id AND lease_version = :version FOR UPDATE
+            """;
+    private static final String UNPROCESSED_STATS = """
+            SELECT count(*) AS open, coalesce(extract(epoch FROM now() - min(first_received_at)), 0) AS oldest
+              FROM psp_webhook_event WHERE processed_at IS NULL
+            """;
+
     private final JdbcClient jdbc;
     private final JsonMapper json;
 
@@ -68,6 +88,29 @@ class InboxStore {
 
     void supersede(long id) {
         jdbc.sql(SUPERSEDE).param("id", id).update();
+    }
+
+    List<Leased> leaseDue(java.time.Duration minAge, int limit) {
+        return jdbc.sql(LEASE_DUE).param("minAgeSeconds", minAge.toSeconds()).param("limit", limit)
+                .query((rs, n) -> new Leased(rs.getLong("id"), rs.getString("payment_id"), rs.getString("state"),
+                        rs.getLong("lease_version")))
+                .list();
+    }
+
+    @Transactional(propagation = org.springframework.transaction.annotation.Propagation.MANDATORY)
+    boolean holdLease(long id, long version) {
+        return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
+    }
+
+    /** Open receipts and the age in seconds of the oldest, for the gauges. */
+    @Transactional(readOnly = true)
+    double[] unprocessedStats() {
+        return jdbc.sql(UNPROCESSED_STATS).query((rs, n) -> new double[] { rs.getDouble("open"), rs.getDouble("oldest") })
+                .single();
+    }
+
+    /** A receipt leased by the replay job. */
+    record Leased(long id, String paymentId, String state, long leaseVersion) {
     }
 
     /** What we keep of a receipt: the payment's own fields, never the customer block. */

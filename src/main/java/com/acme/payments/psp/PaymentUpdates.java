@@ -48,14 +48,18 @@ public class PaymentUpdates {
     /**
      * The replay job's step: apply the payment's current state (recorded as its own receipt), then
      * close the stale receipt it started from as superseded, unless the payment still matches nothing.
+     * Empty when the lease on the stale receipt was taken over (nothing written).
      */
     @Transactional
-    public WebhookOutcome replay(long staleReceiptId, PspPayment current) {
+    public java.util.Optional<WebhookOutcome> replay(long staleReceiptId, long leaseVersion, PspPayment current) {
+        if (!inbox.holdLease(staleReceiptId, leaseVersion)) {
+            return java.util.Optional.empty(); // another replayer holds the receipt now: write nothing
+        }
         WebhookOutcome outcome = receive(current); // same transaction: this method is the proxied entry
         if (outcome != WebhookOutcome.UNKNOWN_PAYMENT) {
             inbox.supersede(staleReceiptId);
         }
-        return outcome;
+        return java.util.Optional.of(outcome);
     }
 
     private Applied dispatch(PspPayment payment) {

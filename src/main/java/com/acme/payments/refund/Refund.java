@@ -5,5 +5,6 @@ import java.time.Instant;
 
 /** One row of {@code psp_refund_attempt}. */
 record Refund(long id, long orderId, String refundKey, String referenceId, BigDecimal amount, String currency,
-        RefundState state, String pspPaymentId, String errorCode, String errorMessage, Instant createdAt) {
+        RefundState state, String pspPaymentId, String errorCode, String errorMessage, Instant createdAt,
+        long leaseVersion) {
 }

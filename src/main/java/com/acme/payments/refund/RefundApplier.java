@@ -46,6 +46,15 @@ class RefundApplier {
         return true;
     }
 
+    /** The sweep's settle: writes nothing once another instance holds the lease. Empty when fenced. */
+    @Transactional
+    Optional<Boolean> settleUnderLease(Refund refund, PspPayment payment) {
+        if (!refunds.holdLease(refund.id(), refund.leaseVersion())) {
+            return Optional.empty();
+        }
+        return Optional.of(settle(refund, payment));
+    }
+
     /** A confirmed 4xx to our create call: nothing was created, the reservation goes back. */
     @Transactional
     boolean reject(Refund refund, String errorCode, String errorMessage) {

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.checkout.CheckoutProperties;
+import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.money.Amounts;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
@@ -99,17 +100,24 @@ class RefundOrchestrator {
         return now;
     }
 
-    /** The refunds' resolve(), shared with the sweep: look up our reference, settle from what is found. */
     boolean resolve(Refund refund) {
+        return resolve(refund, false) == SweepLoop.Outcome.RESOLVED;
+    }
+
+    /**
+     * The refunds' resolve(), shared with the sweep: look up our reference, settle from what is found.
+     * {@code underLease} (the sweep) writes nothing once another instance took the row over.
+     */
+    SweepLoop.Outcome resolve(Refund refund, boolean underLease) {
         List<PspPayment> found;
         try {
             found = psp.findByReference(refund.referenceId());
         } catch (RuntimeException lookupFailed) {
             log.info("refund reconcile referenceId={} inconclusive: {}", refund.referenceId(), lookupFailed.getMessage());
-            return false;
+            return SweepLoop.Outcome.UNREACHABLE;
         }
         if (found.isEmpty()) {
-            return false;
+            return SweepLoop.Outcome.STILL_UNKNOWN;
         }
         if (found.size() > 1) {
             log.error("psp holds {} refunds for referenceId={}: investigate a double payout", found.size(),
@@ -117,8 +125,12 @@ class RefundOrchestrator {
         }
         PspPayment payment = found.stream().filter(p -> !p.paymentState().isFailure()).findFirst()
                 .orElse(found.get(0));
+        if (underLease) {
+            return applier.settleUnderLease(refund, payment).isPresent() ? SweepLoop.Outcome.RESOLVED
+                    : SweepLoop.Outcome.FENCED;
+        }
         applier.settle(refund, payment);
-        return true;
+        return SweepLoop.Outcome.RESOLVED;
     }
 
     private Refund current(Refund refund) {

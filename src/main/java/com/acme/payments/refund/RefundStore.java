@@ -69,6 +69,28 @@ class RefundStore {
              WHERE state IN ('IN_FLIGHT', 'UNKNOWN') GROUP BY currency
             """;
 
+    private static final String AGE_IN_FLIGHT = """
+            UPDATE psp_refund_attempt SET state = 'UNKNOWN', updated_at = now()
+             WHERE id IN (SELECT id FROM psp_refund_attempt
+                           WHERE state = 'IN_FLIGHT' AND updated_at < now() - :ageSeconds * interval '1 second'
+                           ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+            """;
+    /** One-statement claim with a database-clock lease and a fencing version, as for checkout attempts. */
+    private static final String CLAIM_UNKNOWN = """
+            UPDATE psp_refund_attempt SET lease_version = lease_version + 1, updated_at = now()
+             WHERE id IN (SELECT id FROM psp_refund_attempt
+                           WHERE state = 'UNKNOWN' AND updated_at < now() - :leaseSeconds * interval '1 second'
+                           ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+            RETURNING *
+            """;
+    private static final String HOLD_LEASE = """
+            SELECT id FROM psp_refund_attempt WHERE id = :id AND lease_version = :version FOR UPDATE
+            """;
+    private static final String UNKNOWN_STATS = """
+            SELECT count(*) AS open, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS oldest
+              FROM psp_refund_attempt WHERE state = 'UNKNOWN'
+            """;
+
     private static final RowMapper<Refund> ROW = RefundStore::map;
 
     private final JdbcClient jdbc;
@@ -168,11 +190,32 @@ class RefundStore {
         return reserved;
     }
 
+    int ageInFlight(java.time.Duration age, int limit) {
+        return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
+    }
+
+    List<Refund> claimUnknown(java.time.Duration lease, int limit) {
+        return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit).query(ROW).list();
+    }
+
+    /** Locks the row if the caller's lease is still current; false when another instance took it over. */
+    @Transactional(propagation = org.springframework.transaction.annotation.Propagation.MANDATORY)
+    boolean holdLease(long id, long version) {
+        return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
+    }
+
+    @Transactional(readOnly = true)
+    double[] unknownStats() {
+        return jdbc.sql(UNKNOWN_STATS).query((rs, n) -> new double[] { rs.getDouble("open"), rs.getDouble("oldest") })
+                .single();
+    }
+
     private static Refund map(ResultSet rs, int row) throws SQLException {
         return new Refund(rs.getLong("id"), rs.getLong("order_id"), rs.getString("refund_key"),
                 rs.getString("reference_id"), rs.getBigDecimal("amount"), rs.getString("currency"),
                 RefundState.valueOf(rs.getString("state")), rs.getString("psp_payment_id"),
-                rs.getString("error_code"), rs.getString("error_message"), rs.getTimestamp("created_at").toInstant());
+                rs.getString("error_code"), rs.getString("error_message"), rs.getTimestamp("created_at").toInstant(),
+                rs.getLong("lease_version"));
     }
 
     record Claim(Refund refund, boolean owner) {

@@ -1,0 +1,66 @@
+package com.acme.payments.common.jobs;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+
+/**
+ * Gauges whose values come from the database (open UNKNOWN attempts, oldest unprocessed receipt…).
+ * They are refreshed on a schedule, not on every scrape, so Prometheus never drives queries, and every
+ * instance reports the same shared figure.
+ */
+@Component
+public class DatabaseGauges {
+
+    private static final Logger log = LoggerFactory.getLogger(DatabaseGauges.class);
+
+    private final MeterRegistry registry;
+    private final Map<String, Entry> gauges = new ConcurrentHashMap<>();
+
+    DatabaseGauges(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Registers a gauge read from {@code query} at every refresh. */
+    public void register(String name, String description, String baseUnit, Tags tags, Supplier<Number> query) {
+        Entry entry = new Entry(query);
+        String key = name + tags;
+        if (gauges.putIfAbsent(key, entry) == null) {
+            Gauge.builder(name, entry, e -> e.value).description(description).baseUnit(baseUnit).tags(tags)
+                    .register(registry);
+            entry.refresh();
+        }
+    }
+
+    @Scheduled(fixedDelayString = "${payments.gauges.refresh:15s}", initialDelayString = "${payments.gauges.refresh:15s}")
+    public void refresh() {
+        gauges.values().forEach(Entry::refresh);
+    }
+
+    private static final class Entry {
+        private final Supplier<Number> query;
+        private volatile double value = Double.NaN;
+
+        Entry(Supplier<Number> query) {
+            this.query = query;
+        }
+
+        void refresh() {
+            try {
+                Number n = query.get();
+                value = n == null ? 0 : n.doubleValue();
+            } catch (RuntimeException e) {
+                log.warn("gauge refresh failed: {}", e.getClass().getSimpleName());
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package com.acme.payments.psp;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+import com.acme.payments.common.jobs.Backoff;
+import com.acme.payments.common.jobs.DatabaseGauges;
+import com.acme.payments.common.jobs.JobMetrics;
+import com.acme.payments.common.jobs.Shutdown;
+import com.acme.payments.common.jobs.SweepLoop;
+import com.acme.payments.common.jobs.SweepLoop.Outcome;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+
+/**
+ * Applies webhook receipts that were never applied (the payment was not linked yet, the transaction
+ * failed, the PSP never redelivered). It re-fetches the payment's CURRENT state — a stale AUTHORIZED
+ * receipt may be COMPLETED by now — applies it, and closes the stale receipt as superseded, so it can
+ * never starve newer receipts out of the batch. Receipts that still match no order stay open.
+ */
+@Component
+class InboxReplayer {
+
+    private static final Logger log = LoggerFactory.getLogger(InboxReplayer.class);
+
+    private final InboxStore inbox;
+    private final PaymentUpdates updates;
+    private final PspClient psp;
+    private final ReplayProperties properties;
+    private final Shutdown shutdown;
+    private final Clock clock;
+    private final JobMetrics metrics;
+    private final Backoff backoff;
+
+    InboxReplayer(InboxStore inbox, PaymentUpdates updates, PspClient psp, ReplayProperties properties,
+            Shutdown shutdown, Clock clock, MeterRegistry registry, DatabaseGauges gauges) {
+        this.inbox = inbox;
+        this.updates = updates;
+        this.psp = psp;
+        this.properties = properties;
+        this.shutdown = shutdown;
+        this.clock = clock;
+        this.metrics = new JobMetrics(registry, "inbox-replay");
+        this.backoff = new Backoff(clock, properties.interval(), Duration.ofMinutes(15));
+        gauges.register("payments.inbox.unprocessed", "PSP webhook receipts not applied yet", null, Tags.empty(),
+                () -> inbox.unprocessedStats()[0]);
+        gauges.register("payments.inbox.unprocessed.oldest.age", "Age of the oldest unprocessed receipt", "seconds",
+                Tags.empty(), () -> inbox.unprocessedStats()[1]);
+    }
+
+    @Scheduled(fixedDelayString = "${payments.replay.interval:1m}", initialDelayString = "${payments.replay.initial-delay:30s}")
+    void scheduled() {
+        if (!properties.enabled() || backoff.paused() || shutdown.stopping()) {
+            return;
+        }
+        replay();
+    }
+
+    /** One pass; returns how many receipts it leased. */
+    int replay() {
+        long started = clock.millis();
+        List<InboxStore.Leased> due = inbox.leaseDue(properties.minAge(), properties.batchSize());
+        metrics.claimed(due.size());
+        SweepLoop.process("inbox-replay", due, this::replayOne, metrics, backoff, shutdown);
+        metrics.run(Duration.ofMillis(clock.millis() - started));
+        if (!due.isEmpty()) {
+            log.info("inbox replay: leased={}", due.size());
+        }
+        return due.size();
+    }
+
+    private Outcome replayOne(InboxStore.Leased receipt) {
+        Optional<PspPayment> current;
+        try {
+            current = psp.get(receipt.paymentId());
+        } catch (PaymentOutcomeUnknown unreachable) {
+            return Outcome.UNREACHABLE;
+        }
+        if (current.isEmpty()) {
+            log.warn("inbox replay: the PSP does not know payment {} (receipt {})", receipt.paymentId(), receipt.id());
+            return Outcome.STILL_UNKNOWN;
+        }
+        Optional<WebhookOutcome> outcome = updates.replay(receipt.id(), receipt.leaseVersion(), current.get());
+        if (outcome.isEmpty()) {
+            return Outcome.FENCED;
+        }
+        return outcome.get() == WebhookOutcome.UNKNOWN_PAYMENT ? Outcome.STILL_UNKNOWN : Outcome.RESOLVED;
+    }
+}
