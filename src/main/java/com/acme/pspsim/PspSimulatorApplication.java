@@ -61,6 +61,7 @@ public class PspSimulatorApplication {
         // Command-line arguments outrank the config file, so overrides always win over pspsim.yml.
         List<String> all = new ArrayList<>(args);
         all.add("--spring.config.name=" + CONFIG_NAME);
-        return new SpringApplicationBuilder(PspSimulatorApplication.class).run(all.toArray(String[]::new));
+        return new SpringApplicationBuilder(PspSimulatorApplication.class).main(PspSimulatorApplication.class)
+                .run(all.toArray(String[]::new));
     }
 }
