@@ -37,6 +37,7 @@ class PspSimulatorWebhookFaultsIntegrationTests {
     @BeforeEach
     void reset() {
         sim.reset();
+        receiver.answerAfter(0);
     }
 
     private static String ref() {
@@ -100,6 +101,7 @@ class PspSimulatorWebhookFaultsIntegrationTests {
         String ref = ref();
         sim.faults("""
                 [{"operation":"create","fault":"webhook-before-response","referenceId":"%s"}]""".formatted(ref));
+        receiver.answerAfter(1000);
         JsonNode created = sim.create("""
                 {"paymentType":"DEPOSIT","amount":"10.00","currency":"EUR","referenceId":"%s",
                  "webhookUrl":"%s"}""".formatted(ref, receiver.url()));
@@ -117,6 +119,7 @@ class PspSimulatorWebhookFaultsIntegrationTests {
         sim.click(parent, "pay");
         String refundRef = ref();
         fault("webhook-before-response", refundRef, "");
+        receiver.answerAfter(1000);
         String refundId = sim.create("""
                 {"paymentType":"REFUND","amount":"1.00","currency":"EUR","referenceId":"%s","parentPaymentId":"%s",
                  "webhookUrl":"%s"}""".formatted(refundRef, parent, receiver.url())).path("id").asString();

@@ -12,7 +12,7 @@ import com.sun.net.httpserver.HttpServer;
 
 import tools.jackson.databind.JsonNode;
 
-/** An in-test HTTP receiver recording every webhook in arrival order, with its raw bytes and signature. */
+/** An in-test HTTP receiver recording every webhook in order, with its raw bytes and signature. */
 final class WebhookReceiver implements AutoCloseable {
 
     record Received(int seq, String signature, byte[] body) {
@@ -32,12 +32,14 @@ final class WebhookReceiver implements AutoCloseable {
     private final HttpServer server;
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger sequence = new AtomicInteger();
+    private volatile long answerDelayMs;
 
     WebhookReceiver() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/webhooks/psp", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
+            Sleep.millis(answerDelayMs);
             received.add(new Received(sequence.incrementAndGet(), exchange.getRequestHeaders().getFirst("Signature"),
                     body));
             byte[] answer = "{\"status\":\"applied\"}".getBytes(StandardCharsets.UTF_8);
@@ -47,6 +49,14 @@ final class WebhookReceiver implements AutoCloseable {
             exchange.close();
         });
         server.start();
+    }
+
+    /**
+     * Records (and answers) each webhook only after {@code ms}: a webhook seen at once can then only
+     * have been delivered synchronously, before the call that caused it answered.
+     */
+    void answerAfter(long ms) {
+        answerDelayMs = ms;
     }
 
     String url() {
