@@ -1,31 +1,37 @@
 package com.acme.pspsim;
 
-import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
-/** The faults that matched one call, sorted by when they act: before, during, or on the answer. */
-record CallPlan(List<FaultRule> rules) {
+/** The fault rule that matched one call (if any), asked about what it does before, during and on the answer. */
+record CallPlan(FaultRule rule) {
 
-    static final CallPlan NONE = new CallPlan(List.of());
+    static final CallPlan NONE = new CallPlan(null);
 
     long latencyMs() {
-        return rules.stream().filter(r -> r.kind() == Fault.LATENCY).mapToLong(r -> r.delayOr(0)).sum();
+        return has(Fault.LATENCY) ? rule.delayOr(0) : 0;
     }
 
     Optional<FaultRule> first(Fault kind) {
-        return rules.stream().filter(r -> r.kind() == kind).findFirst();
+        return has(kind) ? Optional.of(rule) : Optional.empty();
     }
 
     boolean has(Fault kind) {
-        return first(kind).isPresent();
+        return rule != null && rule.kinds().contains(kind);
     }
 
-    /** The first rule that replaces the normal answer: TIMEOUT, ERROR_AFTER, HTML, TRUNCATED or RESET. */
-    Optional<FaultRule> answerFault() {
-        return rules.stream().filter(r -> switch (r.kind()) {
-            case TIMEOUT, ERROR_AFTER, HTML, TRUNCATED, RESET -> true;
-            default -> false;
-        }).findFirst();
+    /** The fault that replaces the normal answer: TIMEOUT, RESET, ERROR_AFTER, HTML or TRUNCATED, in that precedence. */
+    Optional<Fault> answerFault() {
+        if (rule == null) {
+            return Optional.empty();
+        }
+        Set<Fault> kinds = rule.kinds();
+        for (Fault f : new Fault[] { Fault.TIMEOUT, Fault.RESET, Fault.ERROR_AFTER, Fault.HTML, Fault.TRUNCATED }) {
+            if (kinds.contains(f)) {
+                return Optional.of(f);
+            }
+        }
+        return Optional.empty();
     }
 
     void sleepLatency() {

@@ -1,7 +1,6 @@
 package com.acme.pspsim;
 
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -11,7 +10,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The fault rules in force: those configured for the run, plus those posted to {@code /sim/faults}.
- * A rule with {@code times} is consumed one use per matching call and dropped when spent.
+ * A call is matched against the rules in the order they were added; the first match with a use
+ * left applies (one use consumed) and the others wait, so rules can script a sequence ("a 500,
+ * then a reset, then normal"). A rule with {@code times} is dropped once spent.
  */
 @Component
 class FaultBook {
@@ -38,16 +39,15 @@ class FaultBook {
         add(configured);
     }
 
-    /** Every rule matching this call, each consuming one use; in the order they were added. */
-    List<FaultRule> take(String op, String referenceId, String paymentType, BigDecimal amount) {
-        List<FaultRule> matched = new ArrayList<>();
+    /** The first rule matching this call that has a use left (consuming it), else null. */
+    FaultRule take(String op, String referenceId, String paymentType, BigDecimal amount) {
         for (Active active : rules) {
             if (active.rule.matches(op, referenceId, paymentType, amount) && active.use()) {
-                matched.add(active.rule);
+                rules.removeIf(Active::spent);
+                return active.rule;
             }
         }
-        rules.removeIf(Active::spent);
-        return matched;
+        return null;
     }
 
     CallPlan plan(String op, Payment payment) {

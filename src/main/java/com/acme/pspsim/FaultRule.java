@@ -1,14 +1,18 @@
 package com.acme.pspsim;
 
 import java.math.BigDecimal;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * One fault rule, bound from {@code pspsim.faults[n].*} or posted to {@code /sim/faults}.
  *
  * @param operation {@code create}, {@code get}, {@code find}, {@code capture}, {@code void},
  *        {@code webhook} or {@code sink}
- * @param fault a {@link Fault} name ({@code ERROR_AFTER} or {@code error-after})
+ * @param fault a {@link Fault} name ({@code ERROR_AFTER} or {@code error-after}), or several joined by
+ *        commas, which then act together on the same call ({@code timeout,invisible})
  * @param referenceId only calls (or webhooks) about this referenceId; null: any
  * @param paymentType only this payment type; null: any
  * @param amount only this amount (compared by value); null: any
@@ -30,16 +34,20 @@ record FaultRule(String operation, String fault, String referenceId, String paym
         if (fault == null || fault.isBlank()) {
             throw new IllegalArgumentException("fault is required");
         }
-        Fault kind;
-        try {
-            kind = Fault.parse(fault);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown fault: " + fault);
+        Set<Fault> kinds = EnumSet.noneOf(Fault.class);
+        for (String part : fault.split(",")) {
+            Fault kind;
+            try {
+                kind = Fault.parse(part);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown fault: " + part.trim());
+            }
+            if (!kind.appliesTo(operation)) {
+                throw new IllegalArgumentException(kind + " does not apply to " + operation);
+            }
+            kinds.add(kind);
         }
-        if (!kind.appliesTo(operation)) {
-            throw new IllegalArgumentException(kind + " does not apply to " + operation);
-        }
-        fault = kind.name();
+        fault = kinds.stream().map(Enum::name).collect(Collectors.joining(","));
         if (times != null && times < 1) {
             throw new IllegalArgumentException("times must be at least 1");
         }
@@ -51,8 +59,12 @@ record FaultRule(String operation, String fault, String referenceId, String paym
         }
     }
 
-    Fault kind() {
-        return Fault.valueOf(fault);
+    Set<Fault> kinds() {
+        Set<Fault> kinds = EnumSet.noneOf(Fault.class);
+        for (String part : fault.split(",")) {
+            kinds.add(Fault.valueOf(part));
+        }
+        return kinds;
     }
 
     long delayOr(long fallback) {

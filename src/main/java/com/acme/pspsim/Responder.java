@@ -35,11 +35,12 @@ class Responder {
     /** The normal answer, unless the plan replaces it; null when the connection was dropped. */
     ResponseEntity<byte[]> answer(CallPlan plan, Object result, HttpServletResponse response) {
         byte[] body = envelope(result);
-        FaultRule fault = plan.answerFault().orElse(null);
-        if (fault == null) {
+        Fault kind = plan.answerFault().orElse(null);
+        if (kind == null) {
             return jsonBody(HttpStatus.OK, body);
         }
-        switch (fault.kind()) {
+        FaultRule fault = plan.rule();
+        switch (kind) {
             case TIMEOUT:
                 Sleep.millis(fault.delayOr(properties.timeoutHold().toMillis()));
                 ConnectionDrop.drop(response);
@@ -54,7 +55,7 @@ class Responder {
             case TRUNCATED:
                 return jsonBody(HttpStatus.OK, Arrays.copyOf(body, body.length / 2));
             default:
-                throw new IllegalStateException("not an answer fault: " + fault.kind());
+                throw new IllegalStateException("not an answer fault: " + kind);
         }
     }
 

@@ -154,6 +154,18 @@ class PspSimulatorCallFaultsIntegrationTests {
     }
 
     @Test
+    @DisplayName("combined faults act together: reset after create and invisible to look-ups for a while")
+    void combinedFaults() {
+        String ref = ref();
+        sim.faults("""
+                [{"operation":"create","fault":"reset,invisible","delayMs":1500,"referenceId":"%s"}]""".formatted(ref));
+        assertThatThrownBy(() -> create(ref)).isInstanceOf(IOException.class);
+        assertThat(sim.createCount(ref)).isEqualTo(1);
+        assertThat(sim.find(ref).size()).isZero();
+        await().atMost(Duration.ofSeconds(10)).until(() -> sim.find(ref).size() == 1);
+    }
+
+    @Test
     @DisplayName("faults on get, find, capture and void")
     void faultsOnOtherOperations() throws Exception {
         String ref = ref();
@@ -206,6 +218,21 @@ class PspSimulatorCallFaultsIntegrationTests {
         assertThat(d.path("errorCode").asString()).isEqualTo("INSUFFICIENT_FUNDS");
         assertThat(RunningSimulator.json(create(settled).body()).path("result").path("state").asString())
                 .isEqualTo("AUTHORIZED");
+    }
+
+    @Test
+    @DisplayName("rules apply in order, first match first: a sink error, then a reset, then normal again")
+    void sinkFaults() {
+        sim.faults("""
+                [{"operation":"sink","fault":"error-before","status":500,"times":1},
+                 {"operation":"sink","fault":"reset","times":1}]""");
+        assertThat(sim.call("POST", "/sink/notify", "{\"n\":1}", null).statusCode()).isEqualTo(500);
+        assertThatThrownBy(() -> sim.send("POST", "/sink/notify", "{\"n\":2}", READ_TIMEOUT))
+                .isInstanceOf(IOException.class).isNotInstanceOf(HttpTimeoutException.class);
+        assertThat(sim.call("POST", "/sink/notify", "{\"n\":3}", null).statusCode()).isEqualTo(200);
+        var received = RunningSimulator.json(sim.admin("GET", "/sim/sink", null).body());
+        assertThat(received.size()).isEqualTo(1);
+        assertThat(received.get(0).path("body").asString()).isEqualTo("{\"n\":3}");
     }
 
     @Test
