@@ -6,8 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.logging.LoggingApplicationListener;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -39,7 +41,7 @@ public class PspSimulatorApplication {
     }
 
     public static void main(String[] args) {
-        run(List.of(args));
+        run(List.of(args), true);
     }
 
     /**
@@ -48,20 +50,28 @@ public class PspSimulatorApplication {
      * @param port the HTTP port, {@code 0} for a random one (read it back from {@code local.server.port})
      * @param overrides properties that win over {@code pspsim.yml}, e.g. {@code pspsim.api-key},
      *        {@code pspsim.signing-key}, {@code pspsim.signature-encoding}, {@code pspsim.public-url}
+     * @return the running simulator; {@code close()} it when done. The host's logging set-up is left
+     *         alone (logging is JVM-wide: the simulator neither re-initialises nor cleans it up).
      */
     public static ConfigurableApplicationContext start(int port, Map<String, ?> overrides) {
         Map<String, Object> all = new LinkedHashMap<>(overrides);
         all.put("server.port", port);
         List<String> args = new ArrayList<>();
         all.forEach((key, value) -> args.add("--" + key + "=" + value));
-        return run(args);
+        return run(args, false);
     }
 
-    private static ConfigurableApplicationContext run(List<String> args) {
+    private static ConfigurableApplicationContext run(List<String> args, boolean ownLogging) {
         // Command-line arguments outrank the config file, so overrides always win over pspsim.yml.
         List<String> all = new ArrayList<>(args);
         all.add("--spring.config.name=" + CONFIG_NAME);
-        return new SpringApplicationBuilder(PspSimulatorApplication.class).main(PspSimulatorApplication.class)
-                .run(all.toArray(String[]::new));
+        SpringApplicationBuilder builder = new SpringApplicationBuilder(PspSimulatorApplication.class)
+                .main(PspSimulatorApplication.class);
+        if (!ownLogging) {
+            SpringApplication app = builder.application();
+            app.setListeners(app.getListeners().stream()
+                    .filter(listener -> !(listener instanceof LoggingApplicationListener)).toList());
+        }
+        return builder.run(all.toArray(String[]::new));
     }
 }
