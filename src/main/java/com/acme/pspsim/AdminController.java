@@ -15,7 +15,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -31,6 +33,7 @@ class AdminController {
     private final WebhookSender webhooks;
     private final SinkLog sink;
     private final JsonMapper json;
+    private final ObjectReader ruleReader;
 
     AdminController(PaymentBook payments, FaultBook faults, WebhookSender webhooks, SinkLog sink, SimJson json) {
         this.payments = payments;
@@ -38,6 +41,8 @@ class AdminController {
         this.webhooks = webhooks;
         this.sink = sink;
         this.json = json.mapper();
+        // a misspelt field ("delay" for "delayMs") must not silently make a different fault
+        this.ruleReader = this.json.readerFor(FaultRule.class).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
     /** Every payment (with {@code hiddenUntil} when invisible) and how many payments each referenceId created. */
@@ -78,7 +83,7 @@ class AdminController {
         return faults.describe();
     }
 
-    /** Adds rules: a JSON list of rules, or a single rule object. 400 when one is invalid (none added). */
+    /** Adds rules: a JSON list of rules, or a single rule object. 400 when one is invalid or has an unknown field (none added). */
     @PostMapping("/faults")
     ResponseEntity<?> addFaults(@RequestBody byte[] body) {
         List<FaultRule> rules = new ArrayList<>();
@@ -86,10 +91,10 @@ class AdminController {
             JsonNode node = json.readTree(body);
             if (node.isArray()) {
                 for (JsonNode item : node) {
-                    rules.add(json.treeToValue(item, FaultRule.class));
+                    rules.add(ruleReader.readValue(item));
                 }
             } else {
-                rules.add(json.treeToValue(node, FaultRule.class));
+                rules.add(ruleReader.readValue(node));
             }
         } catch (JacksonException | IllegalArgumentException e) {
             Throwable cause = e;

@@ -241,6 +241,8 @@ class PspSimulatorCallFaultsIntegrationTests {
                 .isEqualTo(400);
         assertThat(sim.admin("POST", "/sim/faults", "[{\"operation\":\"get\",\"fault\":\"webhook-twice\"}]")
                 .statusCode()).isEqualTo(400);
+        assertThat(sim.admin("POST", "/sim/faults", "[{\"operation\":\"create\",\"fault\":\"latency\",\"delay\":5}]")
+                .statusCode()).as("a misspelt field is refused, not ignored").isEqualTo(400);
         assertThat(sim.admin("GET", "/sim/faults", null).body()).isEqualTo("[]");
     }
 
