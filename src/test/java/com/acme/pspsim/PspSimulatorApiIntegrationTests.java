@@ -231,6 +231,16 @@ class PspSimulatorApiIntegrationTests {
     }
 
     @Test
+    void runsAloneWithoutTheServiceConfigurationOrADatabase() {
+        assertThat(sim.context.getEnvironment().getProperty("payments.psp.read-timeout"))
+                .as("application.yml is not read").isNull();
+        assertThat(sim.context.getBeanNamesForType(javax.sql.DataSource.class)).isEmpty();
+        assertThat(sim.context.getBeanNamesForType(com.acme.payments.PaymentsApplication.class))
+                .as("the service is not scanned").isEmpty();
+        assertThat(sim.call("GET", "/actuator/health", null, null).body()).contains("\"UP\"");
+    }
+
+    @Test
     void base64SignaturesWhenConfigured() throws Exception {
         try (RunningSimulator b64 = RunningSimulator.start(Map.of("pspsim.signature-encoding", "base64"))) {
             String id = b64.create(deposit(ref(), "1.00", receiver.url())).path("id").asString();
