@@ -1,0 +1,125 @@
+package com.acme.pspsim;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Inspection and fault control for tests, benchmarks and the chaos harness ({@code /sim/**},
+ * Bearer {@code pspsim.admin-token}).
+ */
+@RestController
+@RequestMapping("/sim")
+class AdminController {
+
+    private final PaymentBook payments;
+    private final FaultBook faults;
+    private final WebhookSender webhooks;
+    private final SinkLog sink;
+    private final JsonMapper json;
+    private final ObjectReader ruleReader;
+
+    AdminController(PaymentBook payments, FaultBook faults, WebhookSender webhooks, SinkLog sink, SimJson json) {
+        this.payments = payments;
+        this.faults = faults;
+        this.webhooks = webhooks;
+        this.sink = sink;
+        this.json = json.mapper();
+        // a misspelt field ("delay" for "delayMs") must not silently make a different fault
+        this.ruleReader = this.json.readerFor(FaultRule.class).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    }
+
+    /** Every payment (with {@code hiddenUntil} when invisible) and how many payments each referenceId created. */
+    @GetMapping("/payments")
+    Map<String, Object> payments(@RequestParam(required = false) String referenceId) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (Payment p : payments.all()) {
+            if (referenceId == null || referenceId.equals(p.referenceId())) {
+                Map<String, Object> view = new LinkedHashMap<>(p.view());
+                if (p.hiddenUntil() != null) {
+                    view.put("hiddenUntil", p.hiddenUntil().toString());
+                }
+                list.add(view);
+            }
+        }
+        Map<String, Integer> counts = payments.createCounts();
+        if (referenceId != null) {
+            counts = Map.of(referenceId, counts.getOrDefault(referenceId, 0));
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("payments", list);
+        answer.put("createCounts", counts);
+        return answer;
+    }
+
+    @GetMapping("/webhooks")
+    List<WebhookAttempt> webhooks() {
+        return webhooks.attempts();
+    }
+
+    @GetMapping("/sink")
+    List<SinkLog.Received> sink() {
+        return sink.all();
+    }
+
+    @GetMapping("/faults")
+    List<Map<String, Object>> faults() {
+        return faults.describe();
+    }
+
+    /** Adds rules: a JSON list of rules, or a single rule object. 400 when one is invalid or has an unknown field (none added). */
+    @PostMapping("/faults")
+    ResponseEntity<?> addFaults(@RequestBody byte[] body) {
+        List<FaultRule> rules = new ArrayList<>();
+        try {
+            JsonNode node = json.readTree(body);
+            if (node.isArray()) {
+                for (JsonNode item : node) {
+                    rules.add(ruleReader.readValue(item));
+                }
+            } else {
+                rules.add(ruleReader.readValue(node));
+            }
+        } catch (JacksonException | IllegalArgumentException e) {
+            Throwable cause = e;
+            while (cause.getCause() != null && !(cause instanceof IllegalArgumentException)) {
+                cause = cause.getCause();
+            }
+            throw GatewayError.invalid("invalid fault rule: " + cause.getMessage());
+        }
+        faults.add(rules);
+        return ResponseEntity.ok(faults.describe());
+    }
+
+    @DeleteMapping("/faults")
+    ResponseEntity<Void> clearFaults() {
+        faults.clear();
+        return ResponseEntity.noContent().build();
+    }
+
+    /** Forgets payments, webhook attempts and sink records; faults go back to those configured for the run. */
+    @PostMapping("/reset")
+    ResponseEntity<Void> reset() {
+        payments.clear();
+        webhooks.clear();
+        sink.clear();
+        faults.reset();
+        return ResponseEntity.noContent().build();
+    }
+}

@@ -1,0 +1,70 @@
+package com.acme.pspsim;
+
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/** What a fault rule does to the call (or webhook) it matches. */
+enum Fault {
+    /** Wait {@code delayMs} before handling the call. */
+    LATENCY,
+    /** Handle the call, then hold the answer ({@code delayMs}, else {@code pspsim.timeout-hold}) and drop the connection. */
+    TIMEOUT,
+    /** Answer {@code status} (default 503) without doing anything: nothing is created. */
+    ERROR_BEFORE,
+    /** Do the call, then answer {@code status} (default 500): the payment exists. */
+    ERROR_AFTER,
+    /** Do the call, then answer {@code 200 text/html}, as a proxy's error page would. */
+    HTML,
+    /** Do the call, then answer 200 JSON cut in the middle. */
+    TRUNCATED,
+    /** Do the call, then close the connection without an answer (the client sees EOF/reset). */
+    RESET,
+    /** Create the payment already {@code DECLINED} (errorCode from the rule, default {@code DECLINED_BY_ISSUER}). */
+    DECLINE,
+    /** Create the payment already in {@code state} (default {@code COMPLETED}) and send its webhook. */
+    SETTLE,
+    /** Hide the created payment from {@code referenceId} look-ups for {@code delayMs}. */
+    INVISIBLE,
+    /**
+     * On a webhook: deliver it (and have it answered) before the HTTP call that caused it answers.
+     * On a create: the payment moves to {@code state} (default {@code COMPLETED}) at once and its
+     * webhook is delivered before the create response, which still shows the payment as created.
+     */
+    WEBHOOK_BEFORE_RESPONSE,
+    /** Deliver the webhook twice. */
+    WEBHOOK_TWICE,
+    /** Deliver the webhook {@code delayMs} late. */
+    WEBHOOK_LATE,
+    /** Deliver the webhook, then a stale copy in {@code state} (default {@code AUTHORIZED}). */
+    WEBHOOK_OUT_OF_ORDER,
+    /** Never deliver the webhook (recorded as {@code suppressed}). */
+    WEBHOOK_NEVER;
+
+    static final Set<String> OPERATIONS = Set.of("create", "get", "find", "capture", "void", "webhook", "sink");
+
+    private static final Set<Fault> ANY_CALL = EnumSet.of(LATENCY, TIMEOUT, ERROR_BEFORE, ERROR_AFTER, HTML,
+            TRUNCATED, RESET);
+    private static final Set<Fault> CREATE_ONLY = EnumSet.of(DECLINE, SETTLE, INVISIBLE, WEBHOOK_BEFORE_RESPONSE);
+    private static final Set<Fault> WEBHOOK = EnumSet.of(WEBHOOK_BEFORE_RESPONSE, WEBHOOK_TWICE, WEBHOOK_LATE,
+            WEBHOOK_OUT_OF_ORDER, WEBHOOK_NEVER);
+    private static final Set<Fault> SINK = EnumSet.of(LATENCY, ERROR_BEFORE, RESET);
+
+    /** Accepts {@code ERROR_AFTER}, {@code error-after} or {@code error_after}. */
+    static Fault parse(String text) {
+        return valueOf(text.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+
+    boolean appliesTo(String operation) {
+        switch (operation) {
+            case "webhook":
+                return WEBHOOK.contains(this);
+            case "sink":
+                return SINK.contains(this);
+            case "create":
+                return ANY_CALL.contains(this) || CREATE_ONLY.contains(this);
+            default:
+                return ANY_CALL.contains(this);
+        }
+    }
+}

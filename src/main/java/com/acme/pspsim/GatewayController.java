@@ -1,0 +1,124 @@
+package com.acme.pspsim;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The PSP Gateway API ({@code /api/v1/payments}), Bearer-protected by {@link SimulatorAuthFilter}.
+ * Each call first takes its fault plan: latency, then a refusal before acting, then the operation,
+ * then the answer (normal or broken).
+ */
+@RestController
+@RequestMapping("/api/v1/payments")
+class GatewayController {
+
+    private final Gateway gateway;
+    private final PaymentBook payments;
+    private final FaultBook faults;
+    private final Responder responder;
+    private final JsonMapper json;
+    private final Clock clock;
+
+    GatewayController(Gateway gateway, PaymentBook payments, FaultBook faults, Responder responder, SimJson json,
+            Clock clock) {
+        this.gateway = gateway;
+        this.payments = payments;
+        this.faults = faults;
+        this.responder = responder;
+        this.json = json.mapper();
+        this.clock = clock;
+    }
+
+    @PostMapping
+    ResponseEntity<byte[]> create(@RequestBody(required = false) byte[] body, HttpServletResponse response) {
+        CreateRequest request = CreateRequest.from(parse(body));
+        CallPlan plan = faults.plan("create", request.referenceId(), request.paymentType(), request.amount());
+        plan.sleepLatency();
+        if (plan.has(Fault.ERROR_BEFORE)) {
+            return responder.errorBefore(plan.first(Fault.ERROR_BEFORE).get());
+        }
+        String baseUrl = ServletUriComponentsBuilder.fromCurrentContextPath().toUriString();
+        Payment created = gateway.create(request, plan, baseUrl);
+        return responder.answer(plan, created.view(), response);
+    }
+
+    @GetMapping("/{id}")
+    ResponseEntity<byte[]> get(@PathVariable String id, HttpServletResponse response) {
+        Payment known = payments.get(id).orElse(null);
+        CallPlan plan = faults.plan("get", known);
+        plan.sleepLatency();
+        if (plan.has(Fault.ERROR_BEFORE)) {
+            return responder.errorBefore(plan.first(Fault.ERROR_BEFORE).get());
+        }
+        Payment current = payments.get(id).orElseThrow(() -> GatewayError.notFound(id));
+        return responder.answer(plan, current.view(), response);
+    }
+
+    @GetMapping
+    ResponseEntity<byte[]> find(@RequestParam(name = "referenceId.eq", required = false) String referenceId,
+            HttpServletResponse response) {
+        if (referenceId == null || referenceId.isBlank()) {
+            throw GatewayError.invalid("referenceId.eq is required");
+        }
+        CallPlan plan = faults.plan("find", referenceId, null, null);
+        plan.sleepLatency();
+        if (plan.has(Fault.ERROR_BEFORE)) {
+            return responder.errorBefore(plan.first(Fault.ERROR_BEFORE).get());
+        }
+        List<Map<String, Object>> found = payments.findByReference(referenceId, clock.instant()).stream()
+                .map(Payment::view).toList();
+        return responder.answer(plan, found, response);
+    }
+
+    @PostMapping("/{id}/capture")
+    ResponseEntity<byte[]> capture(@PathVariable String id, @RequestBody(required = false) byte[] body,
+            HttpServletResponse response) {
+        Payment current = payments.get(id).orElseThrow(() -> GatewayError.notFound(id));
+        JsonNode request = body == null || body.length == 0 ? null : parse(body);
+        CallPlan plan = faults.plan("capture", current);
+        plan.sleepLatency();
+        if (plan.has(Fault.ERROR_BEFORE)) {
+            return responder.errorBefore(plan.first(Fault.ERROR_BEFORE).get());
+        }
+        Payment captured = gateway.capture(current, request == null ? null : CreateRequest.amount(request.get("amount")));
+        return responder.answer(plan, captured.view(), response);
+    }
+
+    @PostMapping("/{id}/void")
+    ResponseEntity<byte[]> voidPayment(@PathVariable String id, HttpServletResponse response) {
+        Payment current = payments.get(id).orElseThrow(() -> GatewayError.notFound(id));
+        CallPlan plan = faults.plan("void", current);
+        plan.sleepLatency();
+        if (plan.has(Fault.ERROR_BEFORE)) {
+            return responder.errorBefore(plan.first(Fault.ERROR_BEFORE).get());
+        }
+        return responder.answer(plan, gateway.voidPayment(current).view(), response);
+    }
+
+    private JsonNode parse(byte[] body) {
+        if (body == null || body.length == 0) {
+            throw GatewayError.invalid("a JSON body is required");
+        }
+        try {
+            return json.readTree(body);
+        } catch (JacksonException e) {
+            throw GatewayError.invalid("the body is not valid JSON");
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package com.acme.pspsim;
+
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * The simulator's payments, in memory and thread-safe. Every created payment is kept, so
+ * {@link #createCounts()} tells how many payments each {@code referenceId} produced (the provider
+ * does not deduplicate them).
+ */
+@Component
+class PaymentBook {
+
+    private final Map<String, Payment> byId = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> idsByReference = new ConcurrentHashMap<>();
+    private final AtomicLong sequence = new AtomicLong();
+
+    long nextSeq() {
+        return sequence.incrementAndGet();
+    }
+
+    void add(Payment payment) {
+        byId.put(payment.id(), payment);
+        idsByReference.computeIfAbsent(String.valueOf(payment.referenceId()), k -> new CopyOnWriteArrayList<>())
+                .add(payment.id());
+    }
+
+    Optional<Payment> get(String id) {
+        return Optional.ofNullable(byId.get(id));
+    }
+
+    /** The payments with this reference that a look-up may see at {@code now}, oldest first. */
+    List<Payment> findByReference(String referenceId, Instant now) {
+        return idsByReference.getOrDefault(referenceId, List.of()).stream()
+                .map(byId::get)
+                .filter(p -> p != null && p.visibleToLookupsAt(now))
+                .sorted(Comparator.comparingLong(Payment::seq))
+                .toList();
+    }
+
+    /** Every payment referring to {@code parentId} (refunds of a deposit). */
+    List<Payment> children(String parentId) {
+        return byId.values().stream().filter(p -> parentId.equals(p.parentPaymentId())).toList();
+    }
+
+    /**
+     * Applies {@code change} atomically when the payment is in {@code expectedState}; empty when it is
+     * not (or unknown), so concurrent clicks or captures move a payment at most once.
+     */
+    Optional<Payment> transition(String id, String expectedState, UnaryOperator<Payment> change) {
+        Payment[] moved = new Payment[1];
+        byId.computeIfPresent(id, (k, current) -> {
+            if (!expectedState.equals(current.state())) {
+                return current;
+            }
+            moved[0] = change.apply(current);
+            return moved[0];
+        });
+        return Optional.ofNullable(moved[0]);
+    }
+
+    void replace(Payment payment) {
+        byId.put(payment.id(), payment);
+    }
+
+    List<Payment> all() {
+        return byId.values().stream().sorted(Comparator.comparingLong(Payment::seq)).toList();
+    }
+
+    /** How many payments each referenceId created, in order of first creation. */
+    Map<String, Integer> createCounts() {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        all().forEach(p -> counts.merge(String.valueOf(p.referenceId()), 1, Integer::sum));
+        return counts;
+    }
+
+    void clear() {
+        byId.clear();
+        idsByReference.clear();
+    }
+}

@@ -1,0 +1,77 @@
+package com.acme.pspsim;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.logging.LoggingApplicationListener;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The PSP sandbox simulator: a separate runnable living outside {@code com.acme.payments}, so the
+ * service's component scan never sees it. It reads only {@code pspsim.yml} (never the service's
+ * {@code application.yml}) and keeps its payments in memory: the JDBC and Flyway auto-configuration
+ * that the shared classpath would bring are switched off.
+ */
+@SpringBootApplication(excludeName = {
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceInitializationAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.JdbcClientAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.health.DataSourceHealthContributorAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.metrics.DataSourcePoolMetricsAutoConfiguration",
+        "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration" })
+@EnableConfigurationProperties(SimulatorProperties.class)
+public class PspSimulatorApplication {
+
+    /** The configuration file name the simulator reads ({@code pspsim.yml}, {@code pspsim-<profile>.yml}). */
+    public static final String CONFIG_NAME = "pspsim";
+
+    @Bean
+    Clock pspsimClock() {
+        return Clock.systemUTC();
+    }
+
+    public static void main(String[] args) {
+        run(List.of(args), true);
+    }
+
+    /**
+     * Starts the simulator in this JVM, e.g. from a development launcher or a test.
+     *
+     * @param port the HTTP port, {@code 0} for a random one (read it back from {@code local.server.port})
+     * @param overrides properties that win over {@code pspsim.yml}, e.g. {@code pspsim.api-key},
+     *        {@code pspsim.signing-key}, {@code pspsim.signature-encoding}, {@code pspsim.public-url}
+     * @return the running simulator; {@code close()} it when done. The host's logging set-up is left
+     *         alone (logging is JVM-wide: the simulator neither re-initialises nor cleans it up).
+     */
+    public static ConfigurableApplicationContext start(int port, Map<String, ?> overrides) {
+        Map<String, Object> all = new LinkedHashMap<>(overrides);
+        all.put("server.port", port);
+        List<String> args = new ArrayList<>();
+        all.forEach((key, value) -> args.add("--" + key + "=" + value));
+        return run(args, false);
+    }
+
+    private static ConfigurableApplicationContext run(List<String> args, boolean ownLogging) {
+        // Command-line arguments outrank the config file, so overrides always win over pspsim.yml.
+        List<String> all = new ArrayList<>(args);
+        all.add("--spring.config.name=" + CONFIG_NAME);
+        SpringApplicationBuilder builder = new SpringApplicationBuilder(PspSimulatorApplication.class)
+                .main(PspSimulatorApplication.class);
+        if (!ownLogging) {
+            SpringApplication app = builder.application();
+            app.setListeners(app.getListeners().stream()
+                    .filter(listener -> !(listener instanceof LoggingApplicationListener)).toList());
+        }
+        return builder.run(all.toArray(String[]::new));
+    }
+}

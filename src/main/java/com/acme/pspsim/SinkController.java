@@ -1,0 +1,70 @@
+package com.acme.pspsim;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+/**
+ * A stand-in for the service's outbound receivers (notifications, conversions, fulfilment) and the
+ * shop's return page: it records and logs what arrives and answers 200, unless a {@code sink}
+ * fault says otherwise (latency, an error status, a dropped connection).
+ */
+@RestController
+class SinkController {
+
+    private static final Logger log = LoggerFactory.getLogger(SinkController.class);
+
+    private final SinkLog sink;
+    private final FaultBook faults;
+    private final Responder responder;
+    private final Clock clock;
+
+    SinkController(SinkLog sink, FaultBook faults, Responder responder, Clock clock) {
+        this.sink = sink;
+        this.faults = faults;
+        this.responder = responder;
+        this.clock = clock;
+    }
+
+    @PostMapping("/sink/**")
+    ResponseEntity<byte[]> receive(@RequestBody(required = false) byte[] body, HttpServletRequest request,
+            HttpServletResponse response) {
+        CallPlan plan = faults.plan("sink", null, null, null);
+        plan.sleepLatency();
+        if (plan.has(Fault.RESET)) {
+            ConnectionDrop.drop(response);
+            return null;
+        }
+        if (plan.has(Fault.ERROR_BEFORE)) {
+            return responder.errorBefore(plan.first(Fault.ERROR_BEFORE).get());
+        }
+        String text = body == null ? "" : new String(body, StandardCharsets.UTF_8);
+        SinkLog.Received r = sink.add("POST", request.getRequestURI(), request.getHeader("Idempotency-Key"),
+                request.getContentType(), text, clock.instant());
+        log.info("sink received seq={} path={} idempotencyKey={} body={}", r.seq(), r.path(), r.idempotencyKey(),
+                text);
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+                .body(("{\"received\":true,\"seq\":" + r.seq() + "}").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A landing page for browsers sent back to the "shop" (e.g. {@code SHOP_RETURN_URL}). */
+    @GetMapping(path = "/sink/**", produces = MediaType.TEXT_HTML_VALUE)
+    String landing(HttpServletRequest request) {
+        sink.add("GET", request.getRequestURI() + (request.getQueryString() == null ? "" : "?" + request.getQueryString()),
+                null, null, "", clock.instant());
+        return "<!DOCTYPE html><html><body><p>Back at the shop.</p></body></html>";
+    }
+
+}
