@@ -28,9 +28,10 @@ public final class SweepLoop {
     public static <T> void process(String job, List<T> rows, Function<T, Outcome> resolver, JobMetrics metrics,
             Backoff backoff, Shutdown shutdown) {
         int unreachableInARow = 0;
-        for (T row : rows) {
+        for (int i = 0; i < rows.size(); i++) {
+            T row = rows.get(i);
             if (shutdown.stopping()) {
-                log.info("{}: stopping, {} claimed rows left for the next run", job, rows.size());
+                log.info("{}: stopping, {} claimed rows left for the next run", job, rows.size() - i);
                 return;
             }
             Outcome outcome;
