@@ -16,6 +16,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -51,7 +52,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler({ CannotGetJdbcConnectionException.class, DataAccessResourceFailureException.class,
-            TransientDataAccessResourceException.class })
+            TransientDataAccessResourceException.class, CannotCreateTransactionException.class })
     ResponseEntity<ProblemDetail> onDatabaseUnavailable(Exception ex) {
         log.warn("database unavailable: {}", ex.getClass().getSimpleName());
         return simple(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable", "Database unavailable",
