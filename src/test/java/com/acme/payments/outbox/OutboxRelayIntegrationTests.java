@@ -190,7 +190,8 @@ class OutboxRelayIntegrationTests extends OutboxIntegrationTest {
         enqueue(new OutboxEntry("carrier_pigeon", "subscription", "sub_" + prefix, prefix + "1", Map.of("kind", "x")));
         relay.runUntilIdle(Duration.ofSeconds(10));
         assertThat(sentKeys()).isEmpty();
-        assertThat(row(idOf(prefix + "1:carrier_pigeon"))).containsEntry("state", "pending").containsEntry("attempts", 0);
+        assertThat(row(idOf(prefix + "1:carrier_pigeon"))).containsEntry("state", "pending").containsEntry("attempts", 0)
+                .containsEntry("lease_version", 0L); // never even claimed
         meters.refreshNow();
         String metrics = http().get("/actuator/prometheus").body();
         assertThat(gauge(metrics, "payments_outbox_unroutable")).isGreaterThanOrEqualTo(1);
