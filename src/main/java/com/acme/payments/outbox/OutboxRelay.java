@@ -58,6 +58,7 @@ public class OutboxRelay implements SmartLifecycle {
     private final OutboxProperties properties;
     private final Clock clock;
     private final Backoff backoff;
+    private final SentRecorder sent;
     private final String owner;
     private final ExecutorService pool;
     private final ReentrantLock turn = new ReentrantLock();
@@ -73,6 +74,7 @@ public class OutboxRelay implements SmartLifecycle {
         this.properties = properties;
         this.clock = clock;
         this.backoff = new Backoff(properties.backoff(), properties.maxBackoff(), RandomGenerator.getDefault());
+        this.sent = new SentRecorder(store, metrics);
         this.owner = "relay-" + UUID.randomUUID().toString().substring(0, 8);
         AtomicInteger threads = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(properties.concurrency(), properties.concurrency(), 0, TimeUnit.SECONDS,
@@ -154,6 +156,7 @@ public class OutboxRelay implements SmartLifecycle {
                 return; // the leases bring the unfinished rows back
             }
         }
+        sent.drain();
     }
 
     private void deliver(ClaimedEffect effect, Instant lastSendAllowedAt) {
@@ -171,25 +174,13 @@ public class OutboxRelay implements SmartLifecycle {
         }
         try {
             if (answer.accepted()) {
-                recordSent(effect);
+                sent.accepted(effect);
             } else {
                 recordFailure(effect, answer.error());
             }
         } catch (DataAccessException e) {
             // The outcome is not recorded; the lease expiry brings the row back (a resend, same key).
             log.warn("outbox row {} outcome not recorded: {}", effect.id(), e.getClass().getSimpleName());
-        }
-    }
-
-    private void recordSent(ClaimedEffect effect) {
-        Optional<Duration> latency = store.markSent(effect);
-        if (latency.isPresent()) {
-            metrics.record(effect.kind(), Result.SENT);
-            metrics.latency(effect.kind(), latency.get());
-        } else {
-            metrics.record(effect.kind(), Result.LEASE_LOST);
-            log.warn("outbox row {} ({}) was accepted by the sink after its lease was lost", effect.id(),
-                    effect.idempotencyKey());
         }
     }
 

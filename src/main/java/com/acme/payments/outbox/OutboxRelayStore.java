@@ -6,7 +6,9 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -108,23 +110,24 @@ class OutboxRelayStore {
              WHERE id IN (:ids) AND state = 'pending'
             """;
 
-    /** The sink said 2xx: the row is delivered and its key is sent, in one statement. */
+    /**
+     * The sink said 2xx: each row is delivered and its key sent, in one statement for a group of rows
+     * (group commit). Each row is fenced by its own (id, lease_version) pair.
+     */
     private static final String MARK_SENT = """
             WITH done AS (
                 UPDATE outbox
                    SET state = 'delivered', settled_as = 'sent', delivered_at = now(),
                        lease_owner = NULL, lease_until = NULL, last_error = NULL
-                 WHERE id = :id AND state = 'pending' AND lease_version = :leaseVersion
-                RETURNING id, idempotency_key, created_at),
+                 WHERE (id, lease_version) IN (:claims) AND state = 'pending'
+                RETURNING id, idempotency_key, lease_version, created_at),
             sent AS (
                 UPDATE outbox_dedup d
                    SET state = 'sent', sent_at = now(), lease_until = NULL
                   FROM done
                  WHERE d.idempotency_key = done.idempotency_key AND d.outbox_id = done.id
-                   AND d.lease_version = :leaseVersion AND d.state = 'sending'
-                RETURNING 1)
-            SELECT extract(epoch FROM clock_timestamp() - done.created_at) AS latency_seconds,
-                   (SELECT count(*) FROM sent) AS key_marked
+                   AND d.lease_version = done.lease_version AND d.state = 'sending')
+            SELECT done.id, extract(epoch FROM clock_timestamp() - done.created_at) AS latency_seconds
               FROM done
             """;
 
@@ -215,15 +218,26 @@ class OutboxRelayStore {
     }
 
     /**
-     * Records the sink's acceptance. Empty when the lease was lost (another relay owns the row now).
-     * The latency is measured on the database clock, from the row's commit-time created_at.
+     * Records the sink's acceptance of one row. Empty when the lease was lost (another relay owns the
+     * row now). The latency is measured on the database clock, from the row's commit-time created_at.
      */
     Optional<Duration> markSent(ClaimedEffect effect) {
-        return jdbc.sql(MARK_SENT)
-                .param("id", effect.id())
-                .param("leaseVersion", effect.leaseVersion())
-                .query((rs, n) -> Duration.ofNanos((long) (rs.getDouble("latency_seconds") * 1e9)))
-                .optional();
+        return Optional.ofNullable(markSent(List.of(effect)).get(effect.id()));
+    }
+
+    /** Records several acceptances in one transaction; returns latency by row id, for rows still ours. */
+    Map<Long, Duration> markSent(List<ClaimedEffect> effects) {
+        Map<Long, Duration> latencies = new HashMap<>();
+        if (effects.isEmpty()) {
+            return latencies;
+        }
+        List<Object[]> claims = effects.stream().map(e -> new Object[] { e.id(), e.leaseVersion() }).toList();
+        jdbc.sql(MARK_SENT).param("claims", claims)
+                .query((rs, n) -> Map.entry(rs.getLong("id"),
+                        Duration.ofNanos((long) (rs.getDouble("latency_seconds") * 1e9))))
+                .list()
+                .forEach(entry -> latencies.put(entry.getKey(), entry.getValue()));
+        return latencies;
     }
 
     Failure markFailed(ClaimedEffect effect, String error, Duration retryDelay, int maxAttempts) {
