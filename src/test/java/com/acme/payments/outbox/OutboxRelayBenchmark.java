@@ -57,6 +57,13 @@ class OutboxRelayBenchmark extends IntegrationTest {
         registry.add("payments.outbox.sinks.notify-url", () -> SINK.url() + "/notify");
         registry.add("payments.outbox.sinks.conversion-url", () -> SINK.url() + "/conversion");
         registry.add("payments.outbox.sinks.fulfilment-url", () -> SINK.url() + "/fulfilment");
+        // -Dbench.concurrency / -Dbench.batch-size try other settings; by default the shipped ones
+        if (System.getProperty("bench.concurrency") != null) {
+            registry.add("payments.outbox.concurrency", () -> System.getProperty("bench.concurrency"));
+        }
+        if (System.getProperty("bench.batch-size") != null) {
+            registry.add("payments.outbox.batch-size", () -> System.getProperty("bench.batch-size"));
+        }
     }
 
     @AfterAll
@@ -81,7 +88,9 @@ class OutboxRelayBenchmark extends IntegrationTest {
         System.out.printf("two relays: %8.0f deliveries/s  (%.2f x pgbench, %.2f x one relay)%n", two, two / pgbench,
                 two / one);
         System.out.printf("pgbench -N -c 8 -j 2 -T 20: %8.0f tps%n", pgbench);
-        System.out.printf("cores: %d%n%n", Runtime.getRuntime().availableProcessors());
+        System.out.printf("relay settings: concurrency %s, batch-size %s; cores: %d%n%n",
+                System.getProperty("bench.concurrency", "4 (default)"), System.getProperty("bench.batch-size", "100 (default)"),
+                Runtime.getRuntime().availableProcessors());
     }
 
     /** Delivers what other runs left behind, so the measured batches are ours only. */
@@ -133,6 +142,8 @@ class OutboxRelayBenchmark extends IntegrationTest {
                 "--payments.outbox.sinks.notify-url=" + SINK.url() + "/notify",
                 "--payments.outbox.sinks.conversion-url=" + SINK.url() + "/conversion",
                 "--payments.outbox.sinks.fulfilment-url=" + SINK.url() + "/fulfilment",
+                "--payments.outbox.concurrency=" + System.getProperty("bench.concurrency", "4"),
+                "--payments.outbox.batch-size=" + System.getProperty("bench.batch-size", "100"),
                 "--server.port=0");
     }
 
