@@ -7,11 +7,11 @@ import java.util.List;
  * rows settled as duplicates (their key was already sent), and rows handed back because another row
  * with the same key is being sent right now.
  */
-record ClaimedBatch(List<ClaimedEffect> toDeliver, List<String> duplicateKinds, int busy) {
+record ClaimedBatch(List<ClaimedEffect> toDeliver, List<String> duplicateKinds, List<String> busyKinds) {
 
-    static final ClaimedBatch EMPTY = new ClaimedBatch(List.of(), List.of(), 0);
+    static final ClaimedBatch EMPTY = new ClaimedBatch(List.of(), List.of(), List.of());
 
     int size() {
-        return toDeliver.size() + duplicateKinds.size() + busy;
+        return toDeliver.size() + duplicateKinds.size() + busyKinds.size();
     }
 }

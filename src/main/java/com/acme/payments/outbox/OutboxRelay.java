@@ -119,8 +119,9 @@ public class OutboxRelay implements SmartLifecycle {
             ClaimedBatch batch = store.claim(owner, properties.batchSize(), properties.lease(),
                     routes.routableKinds(), properties.backoff());
             batch.duplicateKinds().forEach(kind -> metrics.record(kind, Result.DUPLICATE));
-            if (batch.busy() > 0) {
-                log.info("outbox: {} rows wait for the same key held by another row", batch.busy());
+            batch.busyKinds().forEach(kind -> metrics.record(kind, Result.BUSY));
+            if (!batch.busyKinds().isEmpty()) {
+                log.info("outbox: {} rows wait for their key, held by another row", batch.busyKinds().size());
             }
             deliverAll(batch.toDeliver(), lastSendAllowedAt(claimedAt));
             return batch.size();

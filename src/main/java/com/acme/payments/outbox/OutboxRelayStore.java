@@ -194,7 +194,7 @@ class OutboxRelayStore {
             }
         }
         if (withoutKey.isEmpty()) {
-            return new ClaimedBatch(toDeliver, List.of(), 0);
+            return new ClaimedBatch(toDeliver, List.of(), List.of());
         }
         List<Long> duplicateIds = new ArrayList<>();
         List<String> duplicateKinds = new ArrayList<>();
@@ -214,7 +214,8 @@ class OutboxRelayStore {
                 throw new IllegalStateException("released " + released + " of " + busy.size() + " busy rows");
             }
         }
-        return new ClaimedBatch(toDeliver, duplicateKinds, busy.size());
+        List<String> busyKinds = claimed.stream().filter(e -> busy.contains(e.id())).map(ClaimedEffect::kind).toList();
+        return new ClaimedBatch(toDeliver, duplicateKinds, busyKinds);
     }
 
     /**
