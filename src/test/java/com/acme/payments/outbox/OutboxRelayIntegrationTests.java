@@ -25,6 +25,8 @@ class OutboxRelayIntegrationTests extends OutboxIntegrationTest {
 
     @Autowired
     private OutboxMetrics meters;
+    @Autowired
+    private io.micrometer.core.instrument.MeterRegistry meterRegistry;
 
     @Test
     @DisplayName("committed-retry-sends-once")
@@ -62,6 +64,30 @@ class OutboxRelayIntegrationTests extends OutboxIntegrationTest {
             assertThat(JSON.readTree(request.getBodyAsString())).isEqualTo(JSON.valueToTree(effect.payload()));
             assertThat(request.getHeader("Content-Type")).startsWith("application/json");
         });
+    }
+
+    @Test
+    void aRowWhoseTwinHoldsTheKeyWaitsAndThenSettlesWithoutASend() {
+        String key = prefix + "1:renewal_notice";
+        // The same effect twice in one batch (different aggregates, so both are claimable together).
+        enqueue(notice(prefix + "1", "sub_x_" + prefix), notice(prefix + "1", "sub_y_" + prefix));
+        double busyBefore = deliveries("busy");
+
+        relay.runOnce();
+        assertThat(sentKeys()).containsExactly(key);
+        assertThat(deliveries("busy") - busyBefore).isEqualTo(1.0);
+        assertThat(statesOfMyRows()).isEqualTo(Map.of("delivered", 1L, "pending", 1L));
+
+        makeDue();
+        relay.runOnce();
+        assertThat(sentKeys()).containsExactly(key);
+        assertThat(jdbc.sql("SELECT settled_as FROM outbox WHERE idempotency_key = :key ORDER BY id")
+                .param("key", key).query(String.class).list()).containsExactly("sent", "duplicate");
+    }
+
+    private double deliveries(String result) {
+        return meterRegistry.find("payments.outbox.deliveries").tag("result", result).counters().stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
     }
 
     @Test
