@@ -13,7 +13,7 @@ import org.springframework.stereotype.Component;
  * retention is the longest time a duplicate of an effect may still arrive.
  */
 @Component
-public class OutboxPruner {
+class OutboxPruner {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxPruner.class);
 
@@ -39,7 +39,7 @@ public class OutboxPruner {
     }
 
     /** Prunes until nothing old is left; returns {delivered rows, dedup records} deleted. */
-    public int[] prune() {
+    int[] prune() {
         int rows = 0;
         int deleted;
         do {
