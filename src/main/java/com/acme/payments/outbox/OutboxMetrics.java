@@ -1,0 +1,128 @@
+package com.acme.payments.outbox;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToDoubleFunction;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The outbox's meters. Gauges read a snapshot of the open rows that is refreshed at most once per
+ * {@code payments.outbox.metrics-refresh}, so scrapes never hammer the database; a failed refresh
+ * keeps the last figures. Counters and timers are registered once per (kind, result).
+ */
+@Component
+class OutboxMetrics {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxMetrics.class);
+
+    /** Results of one row's turn in the relay; the {@code result} tag of the deliveries counter. */
+    enum Result {
+        /** The sink answered 2xx. */
+        SENT,
+        /** Another row with the same key was already sent: settled without a call. */
+        DUPLICATE,
+        /** Another row with the same key is being sent right now: handed back for later. */
+        BUSY,
+        /** The sink failed; retried after a backoff. */
+        FAILED,
+        /** The sink failed for the last allowed time: parked dead. */
+        DEAD,
+        /** Not sent because the relay is stopping or its lease is nearly over; handed back. */
+        ABANDONED,
+        /** The relay's lease ran out before it could record the outcome; another relay has the row. */
+        LEASE_LOST;
+
+        String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    private final MeterRegistry registry;
+    private final OutboxMaintenanceStore store;
+    private final SinkRoutes routes;
+    private final Clock clock;
+    private final Duration refreshEvery;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+
+    private volatile OutboxMaintenanceStore.Stats stats = OutboxMaintenanceStore.Stats.NONE;
+    private volatile Instant refreshedAt = Instant.MIN;
+
+    OutboxMetrics(MeterRegistry registry, OutboxMaintenanceStore store, SinkRoutes routes, Clock clock,
+            OutboxProperties properties) {
+        this.registry = registry;
+        this.store = store;
+        this.routes = routes;
+        this.clock = clock;
+        this.refreshEvery = properties.metricsRefresh();
+        gauge("payments.outbox.pending", "Rows not yet delivered (state pending, in flight included)",
+                OutboxMaintenanceStore.Stats::pending, null);
+        gauge("payments.outbox.inflight", "Pending rows currently leased by a relay",
+                OutboxMaintenanceStore.Stats::inFlight, null);
+        gauge("payments.outbox.dead", "Rows parked dead after the last attempt; need a redrive",
+                OutboxMaintenanceStore.Stats::dead, null);
+        gauge("payments.outbox.unroutable", "Pending rows whose kind has no configured sink",
+                OutboxMaintenanceStore.Stats::unroutable, null);
+        gauge("payments.outbox.oldest.pending.age", "Age of the oldest pending row",
+                OutboxMaintenanceStore.Stats::oldestPendingSeconds, "seconds");
+    }
+
+    private void gauge(String name, String description, ToDoubleFunction<OutboxMaintenanceStore.Stats> value,
+            String unit) {
+        Gauge.builder(name, this, m -> value.applyAsDouble(m.current()))
+                .description(description)
+                .baseUnit(unit)
+                .register(registry);
+    }
+
+    void record(String kind, Result result) {
+        counters.computeIfAbsent(kind + "/" + result.tag(), k -> Counter.builder("payments.outbox.deliveries")
+                .description("Outbox rows settled or retried, by kind and result")
+                .tag("kind", kind)
+                .tag("result", result.tag())
+                .register(registry)).increment();
+    }
+
+    /** Time from the row's commit (created_at) to the sink's acceptance. */
+    void latency(String kind, Duration fromCommitToAcceptance) {
+        timers.computeIfAbsent(kind, k -> Timer.builder("payments.outbox.delivery.latency")
+                .description("From the outbox row's commit to the sink's 2xx")
+                .tag("kind", kind)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(5))
+                .maximumExpectedValue(Duration.ofHours(1))
+                .register(registry)).record(fromCommitToAcceptance);
+    }
+
+    /** Reloads the gauges' figures now (tests, and after a redrive). */
+    void refreshNow() {
+        try {
+            stats = store.stats(routes.routableKinds());
+        } catch (RuntimeException e) {
+            log.warn("outbox gauges not refreshed: {}", e.getClass().getSimpleName());
+        }
+        refreshedAt = clock.instant();
+    }
+
+    private OutboxMaintenanceStore.Stats current() {
+        if (refreshedAt.plus(refreshEvery).isBefore(clock.instant())) {
+            synchronized (this) {
+                if (refreshedAt.plus(refreshEvery).isBefore(clock.instant())) {
+                    refreshNow();
+                }
+            }
+        }
+        return stats;
+    }
+}

@@ -1,0 +1,59 @@
+package com.acme.payments.outbox;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * Deletes delivered outbox rows after {@code payments.outbox.prune.retention} and dedup records after
+ * {@code payments.outbox.prune.dedup-retention}, in small batches (short transactions, short locks).
+ * Pending and dead rows are never pruned. A dedup record is what stops a late duplicate row, so its
+ * retention is the longest time a duplicate of an effect may still arrive.
+ */
+@Component
+class OutboxPruner {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxPruner.class);
+
+    private final OutboxMaintenanceStore store;
+    private final OutboxProperties.Prune settings;
+
+    OutboxPruner(OutboxMaintenanceStore store, OutboxProperties properties) {
+        this.store = store;
+        this.settings = properties.prune();
+    }
+
+    @Scheduled(fixedDelayString = "${payments.outbox.prune.interval:1h}",
+            initialDelayString = "${payments.outbox.prune.interval:1h}")
+    void scheduledPrune() {
+        if (!settings.enabled()) {
+            return;
+        }
+        try {
+            prune();
+        } catch (DataAccessException e) {
+            log.warn("outbox prune failed, retrying next interval: {}", e.getClass().getSimpleName());
+        }
+    }
+
+    /** Prunes until nothing old is left; returns {delivered rows, dedup records} deleted. */
+    int[] prune() {
+        int rows = 0;
+        int deleted;
+        do {
+            deleted = store.pruneDelivered(settings.retention(), settings.batchSize());
+            rows += deleted;
+        } while (deleted == settings.batchSize());
+        int keys = 0;
+        do {
+            deleted = store.pruneDedup(settings.dedupRetention(), settings.batchSize());
+            keys += deleted;
+        } while (deleted > 0);
+        if (rows > 0 || keys > 0) {
+            log.info("outbox pruned: {} delivered rows, {} dedup records", rows, keys);
+        }
+        return new int[] { rows, keys };
+    }
+}

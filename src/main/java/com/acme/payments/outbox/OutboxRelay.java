@@ -1,0 +1,253 @@
+package com.acme.payments.outbox;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.random.RandomGenerator;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DataAccessException;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+import com.acme.payments.outbox.OutboxMetrics.Result;
+
+/**
+ * Delivers outbox rows at least once, and through the dedup record at most once per key.
+ * <p>
+ * One turn: claim a batch (row leases + dedup keys, committed), deliver each row OUTSIDE any
+ * transaction on a small bounded pool (a batch holds at most one row per aggregate, see the claim),
+ * then record each result with a write fenced by the row's lease version. A relay that dies at any
+ * point leaves leases that expire on the database clock; another instance then takes the rows over.
+ * <p>
+ * The window that remains: the sink accepted, and the relay died (or lost its lease) before
+ * {@code markSent} committed. The row and its 'sending' key come back after the lease and are sent
+ * again <em>with the same {@code Idempotency-Key}</em>; a sink that honours that header answers the
+ * repeat without acting twice. Nothing else can send an effect twice.
+ */
+@Component
+public class OutboxRelay implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+
+    /** A scheduled turn keeps claiming while there is work, for at most this long. */
+    private static final Duration MAX_TURN = Duration.ofSeconds(5);
+    /** Safety margin between the last send a lease allows and the lease's end. */
+    private static final Duration LEASE_MARGIN = Duration.ofSeconds(1);
+
+    private final OutboxRelayStore store;
+    private final SinkRoutes routes;
+    private final SinkClient sink;
+    private final OutboxMetrics metrics;
+    private final OutboxProperties properties;
+    private final Clock clock;
+    private final Backoff backoff;
+    private final SentRecorder sent;
+    private final String owner;
+    private final ExecutorService pool;
+    private final ReentrantLock turn = new ReentrantLock();
+    private volatile boolean running;
+    private volatile boolean stopping;
+
+    OutboxRelay(OutboxRelayStore store, SinkRoutes routes, SinkClient sink, OutboxMetrics metrics,
+            OutboxProperties properties, Clock clock) {
+        this.store = store;
+        this.routes = routes;
+        this.sink = sink;
+        this.metrics = metrics;
+        this.properties = properties;
+        this.clock = clock;
+        this.backoff = new Backoff(properties.backoff(), properties.maxBackoff(), RandomGenerator.getDefault());
+        this.sent = new SentRecorder(store, metrics);
+        this.owner = "relay-" + UUID.randomUUID().toString().substring(0, 8);
+        AtomicInteger threads = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(properties.concurrency(), properties.concurrency(), 0, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread thread = new Thread(r, "outbox-send-" + threads.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+    }
+
+    @Scheduled(fixedDelayString = "${payments.outbox.interval:1s}", initialDelayString = "${payments.outbox.interval:1s}")
+    void scheduledTurn() {
+        if (properties.enabled() && running) {
+            try {
+                runUntilIdle(MAX_TURN);
+            } catch (DataAccessException e) {
+                log.warn("outbox relay turn failed, retrying next interval: {}", e.getClass().getSimpleName());
+            }
+        }
+    }
+
+    /** Claims and delivers batches until none is due or {@code budget} has passed; returns rows handled. */
+    public int runUntilIdle(Duration budget) {
+        Instant end = clock.instant().plus(budget);
+        int total = 0;
+        int handled;
+        do {
+            handled = runOnce();
+            total += handled;
+        } while (handled > 0 && !stopping && clock.instant().isBefore(end));
+        return total;
+    }
+
+    /** One claim and its deliveries; returns how many rows the claim took (delivered or not). */
+    public int runOnce() {
+        if (stopping) {
+            return 0;
+        }
+        turn.lock();
+        try {
+            Instant claimedAt = clock.instant();
+            ClaimedBatch batch = store.claim(owner, properties.batchSize(), properties.lease(),
+                    routes.routableKinds(), properties.backoff());
+            batch.duplicateKinds().forEach(kind -> metrics.record(kind, Result.DUPLICATE));
+            batch.busyKinds().forEach(kind -> metrics.record(kind, Result.BUSY));
+            if (!batch.busyKinds().isEmpty()) {
+                log.info("outbox: {} rows wait for their key, held by another row", batch.busyKinds().size());
+            }
+            deliverAll(batch.toDeliver(), lastSendAllowedAt(claimedAt));
+            return batch.size();
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    /**
+     * The lease started no earlier than {@code claimedAt} on the database; measured on our own clock
+     * from there, a send that starts after this instant might outlast the lease.
+     */
+    private Instant lastSendAllowedAt(Instant claimedAt) {
+        return claimedAt.plus(properties.lease()).minus(properties.sinks().callBudget()).minus(LEASE_MARGIN);
+    }
+
+    private void deliverAll(List<ClaimedEffect> effects, Instant lastSendAllowedAt) {
+        List<Future<?>> futures = new ArrayList<>(effects.size());
+        for (ClaimedEffect effect : effects) {
+            try {
+                futures.add(pool.submit(() -> deliver(effect, lastSendAllowedAt)));
+            } catch (RejectedExecutionException e) { // stopped under us
+                abandon(effect);
+            }
+        }
+        for (Future<?> future : futures) {
+            try {
+                future.get();
+            } catch (ExecutionException e) {
+                log.warn("outbox delivery task failed: {}", e.getCause().getClass().getSimpleName());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return; // the leases bring the unfinished rows back
+            }
+        }
+        sent.drain();
+    }
+
+    private void deliver(ClaimedEffect effect, Instant lastSendAllowedAt) {
+        Optional<URI> url = routes.urlFor(effect.kind());
+        if (stopping || url.isEmpty() || clock.instant().isAfter(lastSendAllowedAt)) {
+            abandon(effect);
+            return;
+        }
+        SinkClient.Result answer;
+        try {
+            answer = sink.post(url.get(), effect.idempotencyKey(), effect.payload());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return; // the lease brings the row back; the key holds it against duplicates meanwhile
+        }
+        try {
+            if (answer.accepted()) {
+                sent.accepted(effect);
+            } else {
+                recordFailure(effect, answer.error());
+            }
+        } catch (DataAccessException e) {
+            // The outcome is not recorded; the lease expiry brings the row back (a resend, same key).
+            log.warn("outbox row {} outcome not recorded: {}", effect.id(), e.getClass().getSimpleName());
+        }
+    }
+
+    private void recordFailure(ClaimedEffect effect, String error) {
+        int failures = effect.attempts() + 1;
+        OutboxRelayStore.Failure recorded = store.markFailed(effect, error, backoff.delayAfter(failures),
+                properties.maxAttempts());
+        if (recorded == OutboxRelayStore.Failure.DEAD) {
+            metrics.record(effect.kind(), Result.DEAD);
+            log.error("outbox row {} ({}) is dead after {} attempts, last error: {}", effect.id(),
+                    effect.idempotencyKey(), failures, error);
+        } else if (recorded == OutboxRelayStore.Failure.RETRY_LATER) {
+            metrics.record(effect.kind(), Result.FAILED);
+            log.info("outbox row {} ({}) failed attempt {}: {}", effect.id(), effect.idempotencyKey(), failures,
+                    error);
+        } else {
+            metrics.record(effect.kind(), Result.LEASE_LOST);
+        }
+    }
+
+    private void abandon(ClaimedEffect effect) {
+        try {
+            store.release(effect);
+        } catch (DataAccessException e) {
+            log.info("outbox row {} not released ({}); its lease will expire", effect.id(),
+                    e.getClass().getSimpleName());
+        }
+        metrics.record(effect.kind(), Result.ABANDONED);
+    }
+
+    // Graceful shutdown: stop claiming, let calls in progress finish (bounded by the sink timeouts),
+    // hand back rows not yet sent. Whatever is still leased after that comes back on lease expiry.
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        stopping = true;
+        running = false;
+        try {
+            // The turn in progress sees `stopping`: unsent rows are handed back, calls under way end
+            // within the sink timeouts.
+            Duration wait = properties.sinks().callBudget().plus(LEASE_MARGIN);
+            if (turn.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+                turn.unlock();
+            } else {
+                log.warn("outbox relay stopped with a turn still running; its leases will expire");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Stops before the web server and the connection pool go, so it can still hand rows back. */
+    @Override
+    public int getPhase() {
+        return SmartLifecycle.DEFAULT_PHASE;
+    }
+}

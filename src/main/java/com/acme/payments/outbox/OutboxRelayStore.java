@@ -1,0 +1,289 @@
+package com.acme.payments.outbox;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The relay's SQL: claim a batch (row leases and dedup keys in one transaction), then settle each row
+ * with a write fenced by its lease version. The database's {@code now()} is the only clock for leases
+ * and retry times, so instances with skewed clocks agree.
+ */
+@Repository
+@Transactional
+class OutboxRelayStore {
+
+    /**
+     * One statement: pick due rows whose aggregate has no older open (pending or dead) row, skip rows
+     * another relay has locked, and lease them. next_attempt_at moves to the lease expiry, so a leased
+     * row is simply "not due" until its holder settles it or the lease runs out.
+     */
+    private static final String CLAIM = """
+            UPDATE outbox o
+               SET lease_version = o.lease_version + 1,
+                   lease_owner = :owner,
+                   lease_until = now() + make_interval(secs => :leaseSeconds),
+                   next_attempt_at = now() + make_interval(secs => :leaseSeconds)
+             WHERE o.id IN (
+                   SELECT c.id
+                     FROM outbox c
+                    WHERE c.state = 'pending'
+                      AND c.next_attempt_at <= now()
+                      AND c.kind IN (:kinds)
+                      AND NOT EXISTS (
+                          SELECT 1 FROM outbox b
+                           WHERE b.aggregate_type = c.aggregate_type
+                             AND b.aggregate_id = c.aggregate_id
+                             AND b.id < c.id
+                             AND b.state IN ('pending', 'dead'))
+                    ORDER BY c.next_attempt_at, c.id
+                    LIMIT :batchSize
+                      FOR UPDATE SKIP LOCKED)
+            RETURNING o.id, o.kind, o.aggregate_type, o.aggregate_id, o.idempotency_key,
+                      o.payload::text AS payload, o.lease_version, o.attempts, o.created_at
+            """;
+
+    /**
+     * Takes the dedup key of each claimed row: a new key, or a 'sending' key whose lease ran out (its
+     * holder died). Keys are inserted in key order so two relays never wait on each other in a cycle;
+     * DISTINCT ON keeps one row per key when a batch holds two rows with the same key.
+     */
+    private static final String CLAIM_KEYS = """
+            INSERT INTO outbox_dedup AS d (idempotency_key, state, outbox_id, lease_version, lease_until, claimed_at)
+            SELECT DISTINCT ON (o.idempotency_key) o.idempotency_key, 'sending', o.id, o.lease_version,
+                   o.lease_until, now()
+              FROM outbox o
+             WHERE o.id IN (:ids)
+             ORDER BY o.idempotency_key, o.id
+            ON CONFLICT (idempotency_key) DO UPDATE
+               SET outbox_id = EXCLUDED.outbox_id,
+                   lease_version = EXCLUDED.lease_version,
+                   lease_until = EXCLUDED.lease_until,
+                   claimed_at = EXCLUDED.claimed_at
+             WHERE d.state = 'sending' AND d.lease_until < now()
+            RETURNING d.outbox_id
+            """;
+
+    private static final String SETTLE_DUPLICATES = """
+            UPDATE outbox o
+               SET state = 'delivered', settled_as = 'duplicate', delivered_at = now(),
+                   lease_owner = NULL, lease_until = NULL
+              FROM outbox_dedup d
+             WHERE o.id IN (:ids)
+               AND d.idempotency_key = o.idempotency_key
+               AND d.state = 'sent'
+            RETURNING o.id, o.kind
+            """;
+
+    /** Hands a row back at once, without counting an attempt; drops its dedup key if this lease holds it. */
+    private static final String RELEASE = """
+            WITH released AS (
+                UPDATE outbox
+                   SET lease_owner = NULL, lease_until = NULL, next_attempt_at = now()
+                 WHERE id = :id AND state = 'pending' AND lease_version = :leaseVersion
+                RETURNING id, idempotency_key),
+            freed AS (
+                DELETE FROM outbox_dedup d
+                 USING released r
+                 WHERE d.idempotency_key = r.idempotency_key AND d.outbox_id = r.id
+                   AND d.lease_version = :leaseVersion AND d.state = 'sending')
+            SELECT count(*) FROM released
+            """;
+
+    /** Busy rows were claimed in this transaction: release them whatever their version. */
+    private static final String RELEASE_BUSY = """
+            UPDATE outbox
+               SET lease_owner = NULL, lease_until = NULL,
+                   next_attempt_at = now() + make_interval(secs => :delaySeconds)
+             WHERE id IN (:ids) AND state = 'pending'
+            """;
+
+    /**
+     * The sink said 2xx: each row is delivered and its key sent, in one statement for a group of rows
+     * (group commit). Each row is fenced by its own (id, lease_version) pair.
+     */
+    private static final String MARK_SENT = """
+            WITH done AS (
+                UPDATE outbox
+                   SET state = 'delivered', settled_as = 'sent', delivered_at = now(),
+                       lease_owner = NULL, lease_until = NULL, last_error = NULL
+                 WHERE (id, lease_version) IN (:claims) AND state = 'pending'
+                RETURNING id, idempotency_key, lease_version, created_at),
+            sent AS (
+                UPDATE outbox_dedup d
+                   SET state = 'sent', sent_at = now(), lease_until = NULL
+                  FROM done
+                 WHERE d.idempotency_key = done.idempotency_key AND d.outbox_id = done.id
+                   AND d.lease_version = done.lease_version AND d.state = 'sending')
+            SELECT done.id, extract(epoch FROM clock_timestamp() - done.created_at) AS latency_seconds
+              FROM done
+            """;
+
+    /** The call failed: count the attempt, retry later or park dead, and free the key for a retry. */
+    private static final String MARK_FAILED = """
+            WITH failed AS (
+                UPDATE outbox
+                   SET attempts = attempts + 1,
+                       last_error = :error,
+                       state = CASE WHEN attempts + 1 >= :maxAttempts THEN 'dead' ELSE 'pending' END,
+                       next_attempt_at = now() + make_interval(secs => :delaySeconds),
+                       lease_owner = NULL, lease_until = NULL
+                 WHERE id = :id AND state = 'pending' AND lease_version = :leaseVersion
+                RETURNING id, idempotency_key, state),
+            freed AS (
+                DELETE FROM outbox_dedup d
+                 USING failed
+                 WHERE d.idempotency_key = failed.idempotency_key AND d.outbox_id = failed.id
+                   AND d.lease_version = :leaseVersion AND d.state = 'sending')
+            SELECT state FROM failed
+            """;
+
+    /** How a failed delivery was recorded. */
+    enum Failure {
+        RETRY_LATER, DEAD, LEASE_LOST
+    }
+
+    private final JdbcClient jdbc;
+
+    OutboxRelayStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Leases up to {@code batchSize} due rows of routable kinds and takes their dedup keys, all in one
+     * transaction that commits before any HTTP call. Rows whose key was already sent are settled as
+     * duplicates here; rows whose key another live lease holds are handed back for {@code busyDelay}.
+     */
+    ClaimedBatch claim(String owner, int batchSize, Duration lease, List<String> kinds, Duration busyDelay) {
+        if (kinds.isEmpty()) {
+            return ClaimedBatch.EMPTY;
+        }
+        List<ClaimedEffect> claimed = jdbc.sql(CLAIM)
+                .param("owner", owner)
+                .param("leaseSeconds", seconds(lease))
+                .param("kinds", kinds)
+                .param("batchSize", batchSize)
+                .query(OutboxRelayStore::effect)
+                .list();
+        if (claimed.isEmpty()) {
+            return ClaimedBatch.EMPTY;
+        }
+        Set<Long> keyHolders = new HashSet<>(jdbc.sql(CLAIM_KEYS)
+                .param("ids", ids(claimed))
+                .query(Long.class)
+                .list());
+        List<ClaimedEffect> toDeliver = new ArrayList<>();
+        List<Long> withoutKey = new ArrayList<>();
+        for (ClaimedEffect effect : claimed) {
+            if (keyHolders.contains(effect.id())) {
+                toDeliver.add(effect);
+            } else {
+                withoutKey.add(effect.id());
+            }
+        }
+        if (withoutKey.isEmpty()) {
+            return new ClaimedBatch(toDeliver, List.of(), List.of());
+        }
+        List<Long> duplicateIds = new ArrayList<>();
+        List<String> duplicateKinds = new ArrayList<>();
+        jdbc.sql(SETTLE_DUPLICATES).param("ids", withoutKey).query((rs, n) -> {
+            duplicateIds.add(rs.getLong("id"));
+            duplicateKinds.add(rs.getString("kind"));
+            return null;
+        }).list();
+        List<Long> busy = new ArrayList<>(withoutKey);
+        busy.removeAll(duplicateIds);
+        if (!busy.isEmpty()) {
+            int released = jdbc.sql(RELEASE_BUSY)
+                    .param("ids", busy)
+                    .param("delaySeconds", seconds(busyDelay))
+                    .update();
+            if (released != busy.size()) {
+                throw new IllegalStateException("released " + released + " of " + busy.size() + " busy rows");
+            }
+        }
+        List<String> busyKinds = claimed.stream().filter(e -> busy.contains(e.id())).map(ClaimedEffect::kind).toList();
+        return new ClaimedBatch(toDeliver, duplicateKinds, busyKinds);
+    }
+
+    /**
+     * Records the sink's acceptance of one row. Empty when the lease was lost (another relay owns the
+     * row now). The latency is measured on the database clock, from the row's commit-time created_at.
+     */
+    Optional<Duration> markSent(ClaimedEffect effect) {
+        return Optional.ofNullable(markSent(List.of(effect)).get(effect.id()));
+    }
+
+    /** Records several acceptances in one transaction; returns latency by row id, for rows still ours. */
+    Map<Long, Duration> markSent(List<ClaimedEffect> effects) {
+        Map<Long, Duration> latencies = new HashMap<>();
+        if (effects.isEmpty()) {
+            return latencies;
+        }
+        List<Object[]> claims = effects.stream().map(e -> new Object[] { e.id(), e.leaseVersion() }).toList();
+        jdbc.sql(MARK_SENT).param("claims", claims)
+                .query((rs, n) -> Map.entry(rs.getLong("id"),
+                        Duration.ofNanos((long) (rs.getDouble("latency_seconds") * 1e9))))
+                .list()
+                .forEach(entry -> latencies.put(entry.getKey(), entry.getValue()));
+        return latencies;
+    }
+
+    Failure markFailed(ClaimedEffect effect, String error, Duration retryDelay, int maxAttempts) {
+        List<String> states = jdbc.sql(MARK_FAILED)
+                .param("id", effect.id())
+                .param("leaseVersion", effect.leaseVersion())
+                .param("error", error)
+                .param("maxAttempts", maxAttempts)
+                .param("delaySeconds", seconds(retryDelay))
+                .query(String.class)
+                .list();
+        if (states.isEmpty()) {
+            return Failure.LEASE_LOST;
+        }
+        if (states.size() > 1) {
+            throw new IllegalStateException("failure record touched " + states.size() + " rows");
+        }
+        return "dead".equals(states.get(0)) ? Failure.DEAD : Failure.RETRY_LATER;
+    }
+
+    /** Hands a row back unsent (shutdown, lease nearly over). False when the lease was already lost. */
+    boolean release(ClaimedEffect effect) {
+        long released = jdbc.sql(RELEASE)
+                .param("id", effect.id())
+                .param("leaseVersion", effect.leaseVersion())
+                .query(Long.class)
+                .single();
+        if (released > 1) {
+            throw new IllegalStateException("release touched " + released + " rows");
+        }
+        return released == 1;
+    }
+
+    private static ClaimedEffect effect(ResultSet rs, int row) throws SQLException {
+        return new ClaimedEffect(rs.getLong("id"), rs.getString("kind"), rs.getString("aggregate_type"),
+                rs.getString("aggregate_id"), rs.getString("idempotency_key"), rs.getString("payload"),
+                rs.getLong("lease_version"), rs.getInt("attempts"),
+                rs.getObject("created_at", OffsetDateTime.class).toInstant());
+    }
+
+    private static List<Long> ids(List<ClaimedEffect> effects) {
+        return effects.stream().map(ClaimedEffect::id).toList();
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toNanos() / 1e9;
+    }
+}

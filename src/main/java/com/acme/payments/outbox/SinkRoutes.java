@@ -1,0 +1,70 @@
+package com.acme.payments.outbox;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Which sink URL each effect kind goes to. A sink that is not configured does not stop the service:
+ * its kinds are left out of every claim, so their rows stay pending (not dead, not dropped) until the
+ * URL is set and the service restarted; a start-up warning and the {@code payments.outbox.unroutable}
+ * gauge say so. A kind no sink knows is treated the same way.
+ */
+@Component
+class SinkRoutes {
+
+    private static final Logger log = LoggerFactory.getLogger(SinkRoutes.class);
+
+    static final List<String> NOTIFY_KINDS = List.of("renewal_notice", "payment_failed_notice",
+            "subscription_ended_notice", "async_payment_failed_notice", "dispute_opened");
+    static final List<String> CONVERSION_KINDS = List.of("conversion");
+    static final List<String> FULFILMENT_KINDS = List.of("order_paid");
+
+    private final Map<String, URI> urlByKind = new LinkedHashMap<>();
+    private final List<String> unconfiguredVariables = new ArrayList<>();
+
+    SinkRoutes(OutboxProperties properties) {
+        OutboxProperties.Sinks sinks = properties.sinks();
+        route(sinks.notifyUrl(), "NOTIFY_SINK_URL", NOTIFY_KINDS);
+        route(sinks.conversionUrl(), "CONVERSION_SINK_URL", CONVERSION_KINDS);
+        route(sinks.fulfilmentUrl(), "FULFILMENT_SINK_URL", FULFILMENT_KINDS);
+    }
+
+    private void route(String url, String variable, List<String> kinds) {
+        if (url == null || url.isBlank()) {
+            unconfiguredVariables.add(variable);
+            log.warn("{} is not set: outbox rows of kinds {} stay pending until it is", variable, kinds);
+            return;
+        }
+        URI uri;
+        try {
+            uri = URI.create(url.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(variable + " is not a valid URL");
+        }
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+            throw new IllegalStateException(variable + " must be an absolute http(s) URL");
+        }
+        kinds.forEach(kind -> urlByKind.put(kind, uri));
+    }
+
+    /** The kinds the relay may claim: those with a configured sink. */
+    List<String> routableKinds() {
+        return List.copyOf(urlByKind.keySet());
+    }
+
+    Optional<URI> urlFor(String kind) {
+        return Optional.ofNullable(urlByKind.get(kind));
+    }
+
+    List<String> unconfiguredVariables() {
+        return List.copyOf(unconfiguredVariables);
+    }
+}

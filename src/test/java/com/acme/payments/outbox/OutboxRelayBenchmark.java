@@ -1,0 +1,213 @@
+package com.acme.payments.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import com.acme.payments.PaymentsApplication;
+import com.acme.payments.support.IntegrationTest;
+import com.acme.payments.support.PspStub;
+import com.acme.payments.support.TestDatabase;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * On-demand benchmark (tag {@code benchmark}, excluded from the normal run): 20,000 outbox rows
+ * delivered to a local sink that answers 200 at once, with one relay and then with two (two
+ * application contexts on one database), printed beside {@code pgbench -N -c 8 -j 2 -T 20} on the same
+ * PostgreSQL server. Run:
+ * {@code TEST_DATABASE_URL=jdbc:postgresql://127.0.0.1:5432/postgres ./mvnw -B test -Dtest=OutboxRelayBenchmark -Dsurefire.excludedGroups=}
+ */
+@Tag("benchmark")
+class OutboxRelayBenchmark extends IntegrationTest {
+
+    private static final int ROWS = 20_000;
+    private static final Sink SINK = new Sink();
+
+    @Autowired
+    private OutboxRelay relay;
+    @Autowired
+    private JdbcClient jdbc;
+
+    @DynamicPropertySource
+    static void localSink(DynamicPropertyRegistry registry) {
+        registry.add("payments.outbox.sinks.notify-url", () -> SINK.url() + "/notify");
+        registry.add("payments.outbox.sinks.conversion-url", () -> SINK.url() + "/conversion");
+        registry.add("payments.outbox.sinks.fulfilment-url", () -> SINK.url() + "/fulfilment");
+        // -Dbench.concurrency / -Dbench.batch-size try other settings; by default the shipped ones
+        if (System.getProperty("bench.concurrency") != null) {
+            registry.add("payments.outbox.concurrency", () -> System.getProperty("bench.concurrency"));
+        }
+        if (System.getProperty("bench.batch-size") != null) {
+            registry.add("payments.outbox.batch-size", () -> System.getProperty("bench.batch-size"));
+        }
+    }
+
+    @AfterAll
+    static void stopSink() {
+        SINK.server.stop(0);
+    }
+
+    @Test
+    void deliveriesPerSecondWithOneAndTwoRelaysBesidePgbench() throws Exception {
+        settleLeftovers();
+        double one = measure("one", List.of(relay));
+        double two;
+        ConfigurableApplicationContext second = secondInstance();
+        try {
+            two = measure("two", List.of(relay, second.getBean(OutboxRelay.class)));
+        } finally {
+            second.close();
+        }
+        double pgbench = pgbenchTps();
+        System.out.printf("%n== outbox relay benchmark: %d rows, local sink answering 200 at once ==%n", ROWS);
+        System.out.printf("one relay : %8.0f deliveries/s  (%.2f x pgbench)%n", one, one / pgbench);
+        System.out.printf("two relays: %8.0f deliveries/s  (%.2f x pgbench, %.2f x one relay)%n", two, two / pgbench,
+                two / one);
+        System.out.printf("pgbench -N -c 8 -j 2 -T 20: %8.0f tps%n", pgbench);
+        System.out.printf("relay settings: concurrency %s, batch-size %s; cores: %d%n%n",
+                System.getProperty("bench.concurrency", "4 (default)"), System.getProperty("bench.batch-size", "100 (default)"),
+                Runtime.getRuntime().availableProcessors());
+    }
+
+    /** Delivers what other runs left behind, so the measured batches are ours only. */
+    private void settleLeftovers() {
+        relay.runUntilIdle(Duration.ofMinutes(2));
+    }
+
+    private double measure(String label, List<OutboxRelay> relays) throws Exception {
+        String prefix = "bench_" + label + "_" + System.nanoTime() + "_";
+        jdbc.sql("""
+                INSERT INTO outbox (kind, aggregate_type, aggregate_id, idempotency_key, payload)
+                SELECT 'renewal_notice', 'subscription', :prefix || g, :prefix || g || ':renewal_notice',
+                       jsonb_build_object('kind', 'renewal_notice', 'userId', 'user_' || g,
+                                          'subscriptionId', :prefix || g, 'periodStart', 1767225600)
+                  FROM generate_series(1, :rows) AS g
+                """).param("prefix", prefix).param("rows", ROWS).update();
+        jdbc.sql("ANALYZE outbox").update();
+        SINK.received.clear();
+        long start = System.nanoTime();
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (OutboxRelay r : relays) {
+            workers.add(CompletableFuture.runAsync(() -> {
+                while (r.runUntilIdle(Duration.ofSeconds(5)) > 0 || pending(prefix) > 0) {
+                    // keep going until every row of this run is settled
+                }
+            }));
+        }
+        for (CompletableFuture<Void> worker : workers) {
+            worker.get();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertThat(SINK.received).hasSize(ROWS);
+        assertThat(SINK.received.values().stream().mapToInt(AtomicInteger::get).max().orElse(0)).isEqualTo(1);
+        System.out.printf("%s relay(s): %d rows in %.1f s%n", label, ROWS, seconds);
+        return ROWS / seconds;
+    }
+
+    private long pending(String prefix) {
+        return jdbc.sql("SELECT count(*) FROM outbox WHERE state = 'pending' AND idempotency_key LIKE :p")
+                .param("p", prefix + "%").query(Long.class).single();
+    }
+
+    private ConfigurableApplicationContext secondInstance() {
+        return new SpringApplicationBuilder(PaymentsApplication.class).profiles("test").run(
+                "--spring.datasource.url=" + TestDatabase.url(),
+                "--spring.datasource.username=" + TestDatabase.user(),
+                "--spring.datasource.password=" + TestDatabase.password(),
+                "--payments.psp.api-url=" + PspStub.baseUrl(),
+                "--payments.outbox.sinks.notify-url=" + SINK.url() + "/notify",
+                "--payments.outbox.sinks.conversion-url=" + SINK.url() + "/conversion",
+                "--payments.outbox.sinks.fulfilment-url=" + SINK.url() + "/fulfilment",
+                "--payments.outbox.concurrency=" + System.getProperty("bench.concurrency", "4"),
+                "--payments.outbox.batch-size=" + System.getProperty("bench.batch-size", "100"),
+                "--server.port=0");
+    }
+
+    /** pgbench -i on a database of its own, then -N -c 8 -j 2 -T 20 against the same server. */
+    private static double pgbenchTps() throws Exception {
+        URI server = URI.create(TestDatabase.url().substring("jdbc:".length()));
+        String host = server.getHost();
+        String port = Integer.toString(server.getPort() < 0 ? 5432 : server.getPort());
+        String user = TestDatabase.user();
+        String database = "outbox_bench_pgbench";
+        try (var c = java.sql.DriverManager.getConnection(
+                TestDatabase.url().replaceFirst("/[^/?]+(\\?|$)", "/postgres$1"), user, TestDatabase.password());
+                var s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+            s.execute("CREATE DATABASE " + database);
+        }
+        run(List.of("pgbench", "-h", host, "-p", port, "-U", user, "-i", "-q", database));
+        String out = run(List.of("pgbench", "-h", host, "-p", port, "-U", user, "-N", "-c", "8", "-j", "2", "-T", "20",
+                database));
+        Matcher tps = Pattern.compile("tps = ([0-9.]+)").matcher(out);
+        if (!tps.find()) {
+            throw new IllegalStateException("no tps in pgbench output: " + out);
+        }
+        return Double.parseDouble(tps.group(1));
+    }
+
+    private static String run(List<String> command) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("PGPASSWORD", TestDatabase.password());
+        Process process = builder.start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
+        }
+        return out;
+    }
+
+    /** A sink that answers 200 at once and counts each Idempotency-Key. */
+    private static final class Sink {
+
+        final Map<String, AtomicInteger> received = new ConcurrentHashMap<>();
+        final HttpServer server;
+
+        Sink() {
+            try {
+                server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            server.setExecutor(Executors.newFixedThreadPool(8));
+            server.createContext("/", exchange -> {
+                try (InputStream body = exchange.getRequestBody()) {
+                    body.readAllBytes();
+                }
+                String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
+                received.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+                exchange.sendResponseHeaders(200, -1);
+                exchange.close();
+            });
+            server.start();
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + server.getAddress().getPort();
+        }
+    }
+}
