@@ -9,5 +9,8 @@ final class DevSettings {
     }
 
     static void extra(Map<String, String> dev, String simUrl, String stripeSecret) {
+        dev.put("payments.outbox.sinks.notify-url", simUrl + "/sink/notify");
+        dev.put("payments.outbox.sinks.conversion-url", simUrl + "/sink/conversion");
+        dev.put("payments.outbox.sinks.fulfilment-url", simUrl + "/sink/fulfilment");
     }
 }
