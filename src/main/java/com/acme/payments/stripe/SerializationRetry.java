@@ -45,14 +45,21 @@ public class SerializationRetry {
     /** Runs {@code work} (given the 1-based attempt number) with the bounded retry. */
     public <T> T run(String what, IntFunction<T> work) {
         int[] attempt = { 0 };
+        Throwable[] lastFailure = { null };
         try {
             return template.execute(() -> {
                 int current = ++attempt[0];
                 if (current > 1) {
                     retries.increment();
-                    log.info("retrying {} after a serialization conflict, attempt={}", what, current);
+                    log.info("retrying {} after a serialization conflict, attempt={} sqlState={}", what, current,
+                            sqlState(lastFailure[0]));
                 }
-                return work.apply(current);
+                try {
+                    return work.apply(current);
+                } catch (RuntimeException | Error failure) {
+                    lastFailure[0] = failure;
+                    throw failure;
+                }
             });
         } catch (RetryException e) {
             Throwable last = e.getLastException() != null ? e.getLastException() : e.getCause();
@@ -68,6 +75,15 @@ public class SerializationRetry {
             }
             throw new IllegalStateException(what + " failed", last);
         }
+    }
+
+    private static String sqlState(Throwable failure) {
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                return sql.getSQLState();
+            }
+        }
+        return null;
     }
 
     /** True for PostgreSQL's 40001 (serialization failure) and 40P01 (deadlock detected). */
