@@ -148,10 +148,15 @@ public final class StripeFixtures {
                 """.formatted(id("il"), amount, proration, subscriptionId, start, end);
     }
 
+    /**
+     * An upgrade billed at once with the cycle anchor reset: credit for unused time, charge for the
+     * remaining time (both prorations), and the new plan's full period (not a proration).
+     */
     private static String prorationLines(String subscriptionId, long start, long end) {
         long mid = start + (end - start) / 2;
         return subscriptionLine(subscriptionId, mid, end, -1450, true) + ","
-                + subscriptionLine(subscriptionId, mid, end, 2450, true);
+                + subscriptionLine(subscriptionId, mid, end, 2450, true) + ","
+                + subscriptionLine(subscriptionId, start, end, 4900, false);
     }
 
     /** A subscription object: period, quantity and price on the item, as the current API sends them. */
