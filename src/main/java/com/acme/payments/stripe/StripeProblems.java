@@ -43,6 +43,15 @@ final class StripeProblems {
         }
     }
 
+    /** The idempotency store cannot be reached: never an optimistic "probably new". */
+    static final class StoreUnavailable extends ApiProblem {
+        StoreUnavailable() {
+            super(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable", "Database unavailable",
+                    "The event store cannot be reached; retry shortly.");
+            retryAfter(Duration.ofSeconds(5));
+        }
+    }
+
     /** Processing failed and the claim was released, so Stripe's redelivery processes it afresh. */
     static final class EventFailed extends ApiProblem {
         EventFailed() {

@@ -3,7 +3,9 @@ package com.acme.payments.stripe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
 
 import com.acme.payments.stripe.ProcessedEventStore.Claim;
 import com.acme.payments.stripe.StripeEventHandler.Applied;
@@ -44,7 +46,16 @@ class StripeWebhookOrchestrator {
             log.debug("stripe event not handled, eventId={} type={}", event.id(), event.type());
             return Outcome.UNHANDLED;
         }
-        Claim claim = events.claim(event.id(), event.type()); // unreachable store: 503 via ProblemAdvice
+        Claim claim;
+        try {
+            claim = events.claim(event.id(), event.type());
+        } catch (DataAccessException | TransactionException unreachable) {
+            // Without the store we cannot tell new from duplicate: never guess, let Stripe retry.
+            metrics.event(event.type(), "store_unavailable");
+            log.warn("stripe event not claimed, idempotency store unavailable, eventId={} error={}", event.id(),
+                    unreachable.getClass().getSimpleName());
+            throw new StripeProblems.StoreUnavailable();
+        }
         switch (claim.status()) {
             case DUPLICATE:
                 metrics.event(event.type(), "duplicate");
@@ -73,7 +84,7 @@ class StripeWebhookOrchestrator {
             log.warn("stripe event claim lost to a takeover, eventId={}", event.id());
             throw new StripeProblems.EventFailed();
         } catch (RuntimeException failure) {
-            boolean released = events.release(claim);
+            boolean released = release(claim);
             metrics.event(event.type(), "failed");
             log.error("stripe event failed, claim released={}, eventId={} type={}", released, event.id(),
                     event.type(), failure);
@@ -84,6 +95,17 @@ class StripeWebhookOrchestrator {
                 event.id(), event.type());
         hooks.orderedStream().forEach(h -> h.afterCommit(event));
         return applied == Applied.APPLIED ? Outcome.APPLIED : Outcome.IGNORED;
+    }
+
+    /** Gives the claim back; if even that fails (database gone), the claim expiry recovers the event. */
+    private boolean release(Claim claim) {
+        try {
+            return events.release(claim);
+        } catch (DataAccessException | TransactionException e) {
+            log.warn("stripe event claim not released, the expiry will recover it, eventId={} error={}",
+                    claim.eventId(), e.getClass().getSimpleName());
+            return false;
+        }
     }
 
     enum Outcome {

@@ -6,18 +6,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 import com.acme.payments.stripe.ScriptedHook.SimulatedCrash;
 import com.acme.payments.support.Http;
 
+import io.micrometer.core.instrument.MeterRegistry;
+
 /** A worker stopped between receipt and completion, inside the transaction, and after the commit. */
 class CrashIntegrationTests extends StripeIntegrationTest {
+
+    @Autowired
+    MeterRegistry meters;
 
     private final String userId = id("user");
     private final String subscriptionId = id("sub");
@@ -163,6 +170,36 @@ class CrashIntegrationTests extends StripeIntegrationTest {
                 eventId + ":conversion");
         assertThat(grantCount(subscriptionId)).isEqualTo(2);
         assertThat(credits(userId)).isEqualTo(1000);
+    }
+
+    @Test
+    @DisplayName("a slow worker that lost its claim to a takeover can neither complete nor grant")
+    void slowWorkerIsFencedByTheClaimToken() throws Exception {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        AtomicBoolean firstWorker = new AtomicBoolean(true);
+        hook.afterClaim(eventId, () -> {
+            if (firstWorker.getAndSet(false)) {
+                holding.countDown();
+                await(finish); // slow, not dead: it will wake up after losing its claim
+            }
+        });
+        double takeoversBefore = meters.counter("stripe.claim.takeovers").count();
+        CompletableFuture<Http.Response> slow = CompletableFuture.supplyAsync(() -> deliver(body));
+        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        ageClaim(eventId, "3 minutes");
+
+        Http.Response takeover = deliver(body);
+        finish.countDown();
+        Http.Response late = slow.get(20, TimeUnit.SECONDS);
+
+        assertThat(takeover.status()).isEqualTo(200);
+        assertThat(meters.counter("stripe.claim.takeovers").count() - takeoversBefore).isEqualTo(1.0);
+        assertThat(late.status()).isEqualTo(500); // its completion found another worker's token
+        assertThat(eventState(eventId)).isEqualTo("completed"); // and it did not release the new owner's row
+        assertThat(grantCount(subscriptionId)).isEqualTo(2);
+        assertThat(credits(userId)).isEqualTo(1000);
+        assertThat(outboxKeys(eventId)).hasSize(2);
     }
 
     private static void await(CountDownLatch latch) {

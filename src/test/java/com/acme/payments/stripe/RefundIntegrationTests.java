@@ -79,6 +79,25 @@ class RefundIntegrationTests extends StripeIntegrationTest {
                 "\"amount\": \"50.00\"", "\"currency\": \"EUR\"");
     }
 
+    @Test
+    @DisplayName("a refund of a subscription invoice is resolved through the invoice and claws back once")
+    void subscriptionInvoiceRefundClawsBackOnce() {
+        String subscriptionId = id("sub");
+        String invoiceId = id("in");
+        subscribed(userId, subscriptionId); // 1000 + 500
+        assertThat(deliver(event(id("evt"), "invoice.paid", StripeFixtures.invoice(invoiceId, "subscription_cycle",
+                subscriptionId, userId, StripeFixtures.month(1), StripeFixtures.month(2), 2900, null))).status())
+                .isEqualTo(200);
+        assertThat(credits(userId)).isEqualTo(2000);
+        String refund = charge(id("ch"), id("pi"), 2900, 2900).replace("\"status\": \"succeeded\"",
+                "\"invoice\": \"" + invoiceId + "\", \"status\": \"succeeded\"");
+
+        assertThat(deliver(event(id("evt"), "charge.refunded", refund)).status()).isEqualTo(200);
+        assertThat(deliver(event(id("evt"), "charge.refunded", refund)).status()).isEqualTo(200);
+
+        assertThat(credits(userId)).isEqualTo(1500); // the period's 500 credits, once
+    }
+
     private long refundedTotal() {
         return admin().get("/api/billing/purchases/" + paymentIntentId).json().path("refundedTotal").asLong();
     }

@@ -95,6 +95,25 @@ class StripeWebhookEndpointIntegrationTests extends StripeIntegrationTest {
         }
     }
 
+    @Test
+    void anUnreachableIdempotencyStoreAnswers503NeverProbablyNew() {
+        try (ConfigurableApplicationContext noDatabase = new SpringApplicationBuilder(PaymentsApplication.class)
+                .profiles("test").run(
+                        "--spring.datasource.url=jdbc:postgresql://127.0.0.1:9/unreachable",
+                        "--spring.datasource.hikari.connection-timeout=500",
+                        "--spring.flyway.enabled=false",
+                        "--payments.psp.api-url=" + PspStub.baseUrl(),
+                        "--server.port=0")) {
+            Http other = new Http("http://localhost:" + noDatabase.getEnvironment().getProperty("local.server.port"));
+
+            Http.Response response = deliver(other, body);
+
+            assertThat(response.status()).isEqualTo(503);
+            assertThat(response.header("Retry-After")).isNotNull();
+            assertThat(response.body()).doesNotContain("received");
+        }
+    }
+
     private double count(String type, String outcome) {
         var counter = meters.find("stripe.webhook.events").tag("type", type).tag("outcome", outcome).counter();
         return counter == null ? 0 : counter.count();
