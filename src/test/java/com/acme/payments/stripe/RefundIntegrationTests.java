@@ -73,6 +73,8 @@ class RefundIntegrationTests extends StripeIntegrationTest {
 
         assertThat(credits(userId)).isZero();
         assertThat(outboxKeys(eventId)).containsExactly(eventId + ":dispute_opened");
+        assertThat(jdbc.sql("SELECT count(*) FROM outbox WHERE kind = 'dispute_opened' AND aggregate_id = :c")
+                .param("c", chargeId).query(Long.class).single()).isEqualTo(1); // one alert per dispute
         String payload = jdbc.sql("SELECT payload::text FROM outbox WHERE idempotency_key = :k")
                 .param("k", eventId + ":dispute_opened").query(String.class).single();
         assertThat(payload).contains("\"kind\": \"dispute_opened\"", "\"chargeId\": \"" + chargeId + "\"",
