@@ -47,6 +47,9 @@ class StripeWebhookController {
         if (!properties.webhookConfigured()) {
             log.warn("STRIPE_WEBHOOK_SECRET is not set: POST /webhooks/stripe answers 500 until it is");
         }
+        if (!properties.apiConfigured()) {
+            log.warn("STRIPE_API_KEY is not set: billing reconciliation (sync and nightly) cannot run");
+        }
     }
 
     @PostMapping("/webhooks/stripe")
