@@ -89,6 +89,7 @@ class ContractDocs implements OpenApiCustomizer {
 
     @Override
     public void customise(OpenAPI api) {
+        OpenApiConfig.addProblemSchemas(api.getComponents());
         ResponseSchemas.addTo(api.getComponents());
         ResponseSchemas.rename(api.getComponents(), "Row", "OutboxRow");
         markMoney(api.getComponents().getSchemas());
