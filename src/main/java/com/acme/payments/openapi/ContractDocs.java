@@ -60,7 +60,8 @@ class ContractDocs implements OpenApiCustomizer {
         op("GET /api/orders/{orderRef}/refunds", "Refunds", "The order's refund attempts")
                 .successList(200, "Oldest first", "Refund").problems("404 not-found");
         for (String action : List.of("capture", "void")) {
-            op("POST /api/orders/{orderRef}/" + action, "Capture and void", action + " an AUTHORIZED order")
+            op("POST /api/orders/{orderRef}/" + action, "Capture and void",
+                    (action.equals("capture") ? "Capture" : "Void") + " an AUTHORIZED order")
                     .problems("404 not-found", "409 order-not-authorized", "409 payment-outcome-unknown",
                             "502 psp-rejected");
         }

@@ -2,6 +2,7 @@ package com.acme.payments.openapi;
 
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.context.annotation.Bean;
@@ -19,6 +20,7 @@ import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
+import io.swagger.v3.oas.models.tags.Tag;
 
 /**
  * The frame of the OpenAPI description: the three bearer credentials, the problem body, money as a
@@ -51,6 +53,8 @@ class OpenApiConfig {
                                 (`https://payments.acme.example/problems/<slug>`). Answers come in this precedence: \
                                 401/403, then 404, then 400, then 409/422. Bodies over 1 MiB: 413."""))
                 .servers(List.of(new Server().url("/").description("this service (behind its load balancer)")))
+                .tags(Stream.of("Orders", "Checkout", "Refunds", "Capture and void", "Operations", "Webhooks")
+                        .map(name -> new Tag().name(name)).toList())
                 .components(new Components()
                         .addSecuritySchemes(SHOP_KEY, bearer("A shop backend key from SHOP_API_KEYS."))
                         .addSecuritySchemes(ADMIN_KEY, bearer("An operator key from ADMIN_API_KEYS."))
