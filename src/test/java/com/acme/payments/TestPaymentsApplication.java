@@ -61,6 +61,7 @@ public final class TestPaymentsApplication {
         dev.put("payments.replay.interval", "30s");
         dev.put("payments.replay.min-age", "1m");
         dev.put("logging.structured.format.console", "");
+        dev.put("springdoc.swagger-ui.enabled", "true"); // Swagger UI at /swagger-ui.html, development only
         DevSettings.extra(dev, simUrl, STRIPE_SECRET);
         dev.forEach((key, value) -> {
             if (System.getProperty(key) == null) {
@@ -75,6 +76,7 @@ public final class TestPaymentsApplication {
                 ==== DEVELOPMENT MODE: development secrets, not for production ====
                   service     http://localhost:{}   shop key: {}   admin key: {}
                   simulator   {}   (hosted pay page, faults: docs/simulator.md)
+                  API         /v3/api-docs, Swagger UI /swagger-ui.html
                   PSP key {} / webhook signing key {} / Stripe webhook secret {}
                 ===================================================================""",
                 service.getEnvironment().getProperty("local.server.port"), SHOP_KEY, ADMIN_KEY, simUrl, PSP_KEY,

@@ -19,6 +19,9 @@ import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderLookup;
 import com.acme.payments.order.OrderView;
 
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+
 /** Checkout, the customer's return, and the operator's way out of an attempt the PSP never saw. */
 @RestController
 class CheckoutController {
@@ -42,7 +45,9 @@ class CheckoutController {
 
     @PostMapping("/api/orders/{orderRef}/checkout")
     @Allow({ Role.SHOP, Role.ORDER_TOKEN })
-    Map<String, Object> checkout(@PathVariable String orderRef, @RequestBody(required = false) byte[] body) {
+    Map<String, Object> checkout(@PathVariable String orderRef,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = CheckoutRequest.class)))
+            @RequestBody(required = false) byte[] body) {
         Order order = orders.require(orderRef);
         String returnUrl = returnUrls.choose(bodies.read(body, CheckoutRequest.class, true).returnUrl());
         Attempt attempt = orchestrator.checkout(order, returnUrl);
@@ -62,7 +67,9 @@ class CheckoutController {
 
     @PostMapping("/api/admin/attempts/{referenceId}/abandon")
     @Allow(Role.ADMIN)
-    Map<String, Object> abandon(@PathVariable String referenceId, @RequestBody(required = false) byte[] body) {
+    Map<String, Object> abandon(@PathVariable String referenceId,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = AbandonRequest.class)))
+            @RequestBody(required = false) byte[] body) {
         Attempt attempt = attempts.findByReference(referenceId).orElseThrow(() -> new Problems.NotFound("Attempt"));
         AbandonRequest request = bodies.read(body, AbandonRequest.class, true);
         String who = request.operator() == null || request.operator().isBlank() ? "admin" : "admin:" + request.operator();

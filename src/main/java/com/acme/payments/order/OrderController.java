@@ -15,6 +15,9 @@ import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.web.JsonBodies;
 
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+
 /** {@code /api/orders}: create and read orders. */
 @RestController
 class OrderController {
@@ -31,7 +34,9 @@ class OrderController {
 
     @PostMapping("/api/orders")
     @Allow(Role.SHOP)
-    ResponseEntity<Map<String, Object>> create(@RequestBody(required = false) byte[] body) {
+    ResponseEntity<Map<String, Object>> create(
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = CreateOrderRequest.class)))
+            @RequestBody(required = false) byte[] body) {
         OrderCreation.Created created = creation.create(bodies.read(body, CreateOrderRequest.class, false));
         OrderView view = OrderView.of(created.order());
         Map<String, Object> answer = new LinkedHashMap<>();

@@ -20,6 +20,9 @@ import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderLookup;
 
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+
 /** Refunds of a PAID order, for operators (admin key). */
 @RestController
 class RefundController {
@@ -42,6 +45,7 @@ class RefundController {
     @Allow(Role.ADMIN)
     ResponseEntity<Map<String, Object>> refund(@PathVariable String orderRef,
             @RequestHeader(name = "Idempotency-Key", required = false) String refundKey,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = RefundRequest.class)))
             @RequestBody(required = false) byte[] body) {
         Order order = orders.require(orderRef);
         if (refundKey == null || refundKey.isBlank() || refundKey.length() > MAX_KEY
