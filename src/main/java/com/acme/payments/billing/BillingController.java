@@ -13,11 +13,14 @@ import org.springframework.web.bind.annotation.RestController;
 import com.acme.payments.billing.GrantStore.Grant;
 import com.acme.payments.billing.PurchaseStore.Purchase;
 import com.acme.payments.billing.SubscriptionStore.Subscription;
+import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.Problems;
 
 /** The billing read API and "sync now", for operators (admin key). Period fields are epoch seconds. */
 @RestController
+@Allow(Role.ADMIN)
 @RequestMapping("/api/billing")
 class BillingController {
 

@@ -9,6 +9,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.Problems;
 
@@ -17,6 +19,7 @@ import com.acme.payments.common.web.Problems;
  * {@code POST /api/admin/outbox/{id}/redrive} puts a dead row back in line.
  */
 @RestController
+@Allow(Role.ADMIN)
 class OutboxAdminController {
 
     private static final Set<String> STATES = Set.of("pending", "dead", "delivered");
