@@ -37,7 +37,8 @@ class WebhookSender implements DisposableBean {
     private final JsonMapper json;
     private final Clock clock;
     private final HttpClient http;
-    private final ScheduledExecutorService executor;
+    /** One single-threaded lane per stripe of payment ids: a payment's webhooks leave in the order they were made. */
+    private final ScheduledExecutorService[] lanes;
     private final List<WebhookAttempt> attempts = new CopyOnWriteArrayList<>();
     private final AtomicLong sequence = new AtomicLong();
 
@@ -48,11 +49,14 @@ class WebhookSender implements DisposableBean {
         this.clock = clock;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(properties.webhookTimeout()).build();
-        this.executor = Executors.newScheduledThreadPool(properties.webhookThreads(), r -> {
-            Thread t = new Thread(r, "pspsim-webhook");
-            t.setDaemon(true);
-            return t;
-        });
+        this.lanes = new ScheduledExecutorService[Math.max(1, properties.webhookThreads())];
+        for (int i = 0; i < lanes.length; i++) {
+            lanes[i] = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "pspsim-webhook");
+                t.setDaemon(true);
+                return t;
+            });
+        }
     }
 
     /**
@@ -85,7 +89,8 @@ class WebhookSender implements DisposableBean {
         if ((beforeResponse || plan.has(Fault.WEBHOOK_BEFORE_RESPONSE)) && delay == 0) {
             delivery.run();
         } else {
-            AfterResponse.run(() -> executor.schedule(delivery, delay, TimeUnit.MILLISECONDS));
+            ScheduledExecutorService lane = lanes[Math.floorMod(payment.id().hashCode(), lanes.length)];
+            AfterResponse.run(() -> lane.schedule(delivery, delay, TimeUnit.MILLISECONDS));
         }
     }
 
@@ -143,6 +148,8 @@ class WebhookSender implements DisposableBean {
 
     @Override
     public void destroy() {
-        executor.shutdownNow();
+        for (ScheduledExecutorService lane : lanes) {
+            lane.shutdownNow();
+        }
     }
 }

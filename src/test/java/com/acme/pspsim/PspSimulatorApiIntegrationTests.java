@@ -72,7 +72,7 @@ class PspSimulatorApiIntegrationTests {
         assertThat(click.statusCode()).isEqualTo(303);
         assertThat(click.headers().firstValue("Location")).contains("https://shop.test/thank-you");
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.about(id).size() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> receiver.about(id).size() == 1);
         WebhookReceiver.Received webhook = receiver.about(id).get(0);
         assertThat(webhook.state()).isEqualTo("COMPLETED");
         assertThat(webhook.json().path("amount").decimalValue()).isEqualByComparingTo("10.50");
@@ -95,7 +95,7 @@ class PspSimulatorApiIntegrationTests {
         String authorized = sim.create(deposit(ref(), "5.00", receiver.url())).path("id").asString();
         sim.click(authorized, "authorize");
         assertThat(sim.payment(authorized).path("state").asString()).isEqualTo("AUTHORIZED");
-        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.about(authorized).size() == 1
+        await().atMost(Duration.ofSeconds(30)).until(() -> receiver.about(authorized).size() == 1
                 && receiver.about(declined).size() == 1);
         assertThat(receiver.about(authorized).get(0).state()).isEqualTo("AUTHORIZED");
         assertThat(receiver.about(declined).get(0).state()).isEqualTo("DECLINED");
@@ -111,7 +111,7 @@ class PspSimulatorApiIntegrationTests {
         JsonNode result = RunningSimulator.json(captured.body()).path("result");
         assertThat(result.path("state").asString()).isEqualTo("COMPLETED");
         assertThat(result.path("amount").decimalValue()).isEqualByComparingTo("15.00");
-        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.about(id).size() == 2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> receiver.about(id).size() == 2);
         assertThat(receiver.about(id).get(1).state()).isEqualTo("COMPLETED");
 
         HttpResponse<String> again = sim.api("POST", "/api/v1/payments/" + id + "/capture", null);
@@ -145,7 +145,7 @@ class PspSimulatorApiIntegrationTests {
         assertThat(refund.path("parentPaymentId").asString()).isEqualTo(parent);
         assertThat(refund.has("redirectUrl")).as("nulls are omitted").isFalse();
         String refundId = refund.path("id").asString();
-        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.about(refundId).size() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> receiver.about(refundId).size() == 1);
         assertThat(receiver.about(refundId).get(0).json().path("parentPaymentId").asString()).isEqualTo(parent);
 
         HttpResponse<String> tooMuch = sim.api("POST", "/api/v1/payments", """
@@ -245,7 +245,7 @@ class PspSimulatorApiIntegrationTests {
         try (RunningSimulator b64 = RunningSimulator.start(Map.of("pspsim.signature-encoding", "base64"))) {
             String id = b64.create(deposit(ref(), "1.00", receiver.url())).path("id").asString();
             b64.click(id, "pay");
-            await().atMost(Duration.ofSeconds(10)).until(() -> receiver.about(id).size() == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> receiver.about(id).size() == 1);
             WebhookReceiver.Received webhook = receiver.about(id).get(0);
             assertThat(Base64.getDecoder().decode(webhook.signature().getBytes(StandardCharsets.US_ASCII)))
                     .isEqualTo(Signatures.hmac(webhook.body(), RunningSimulator.SIGNING_KEY));

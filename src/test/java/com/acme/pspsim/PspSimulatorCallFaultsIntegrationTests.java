@@ -150,7 +150,7 @@ class PspSimulatorCallFaultsIntegrationTests {
         String id = RunningSimulator.json(created.body()).path("result").path("id").asString();
         assertThat(sim.find(ref).size()).isZero();
         assertThat(sim.payment(id).path("id").asString()).as("GET by id still works").isEqualTo(id);
-        await().atMost(Duration.ofSeconds(10)).until(() -> sim.find(ref).size() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> sim.find(ref).size() == 1);
     }
 
     @Test
@@ -162,7 +162,7 @@ class PspSimulatorCallFaultsIntegrationTests {
         assertThatThrownBy(() -> create(ref)).isInstanceOf(IOException.class);
         assertThat(sim.createCount(ref)).isEqualTo(1);
         assertThat(sim.find(ref).size()).isZero();
-        await().atMost(Duration.ofSeconds(10)).until(() -> sim.find(ref).size() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> sim.find(ref).size() == 1);
     }
 
     @Test

@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 /** Webhook faults, observed at an in-test receiver: twice, late, out of order, before the response, never. */
 class PspSimulatorWebhookFaultsIntegrationTests {
 
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final Duration WAIT = Duration.ofSeconds(30);
     private static RunningSimulator sim;
     private static WebhookReceiver receiver;
 
