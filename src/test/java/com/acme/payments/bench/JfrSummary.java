@@ -33,7 +33,27 @@ final class JfrSummary {
             { "java.util.regex.", "JDK regex" },
             { "java.", "JDK other" }, { "jdk.", "JDK other" }, { "sun.", "JDK other" } };
 
+    /** Share of samples with such a frame anywhere on the stack (inclusive time). */
+    private static final String[][] INCLUSIVE = {
+            { "org.apache.coyote.", "Tomcat request handling" },
+            { "org.springframework.web.servlet.", "Spring MVC dispatch" },
+            { "io.micrometer.", "Micrometer (observations, meters)" },
+            { "org.springframework.transaction.", "transaction management" },
+            { "org.springframework.jdbc.", "JdbcClient / JdbcTemplate" },
+            { "org.postgresql.", "PostgreSQL JDBC driver" },
+            { "com.zaxxer.hikari.", "Hikari" },
+            { "tools.jackson.", "Jackson" },
+            { "ch.qos.logback.", "Logback" },
+            { "jdk.internal.net.http.", "JDK HttpClient (PSP calls)" } };
+
     private JfrSummary() {
+    }
+
+    /** {@code java -cp target/test-classes:target/classes com.acme.payments.bench.JfrSummary <file.jfr>...} */
+    public static void main(String[] args) throws Exception {
+        for (String file : args) {
+            System.out.println(file + ": " + summarize(Path.of(file)));
+        }
     }
 
     static String summarize(Path recording) throws Exception {
@@ -47,9 +67,15 @@ final class JfrSummary {
         Map<String, Integer> byArea = new HashMap<>();
         Map<String, Integer> byTop = new HashMap<>();
         Map<String, Integer> byAcme = new HashMap<>();
+        Map<String, Integer> inclusive = new java.util.LinkedHashMap<>();
         for (RecordedEvent e : samples) {
             List<RecordedFrame> frames = e.getStackTrace().getFrames();
             String top = name(frames.get(0));
+            for (String[] marker : INCLUSIVE) {
+                if (frames.stream().anyMatch(f -> name(f).startsWith(marker[0]))) {
+                    inclusive.merge(marker[1], 1, Integer::sum);
+                }
+            }
             byTop.merge(top, 1, Integer::sum);
             byArea.merge(area(top), 1, Integer::sum);
             frames.stream().map(JfrSummary::name).filter(n -> n.startsWith("com.acme.payments.")).findFirst()
@@ -58,7 +84,8 @@ final class JfrSummary {
         int n = samples.size();
         return n + " execution samples\n  by library of the top frame: " + top(byArea, n, 12)
                 + "\n  hottest top frames: " + top(byTop, n, 10)
-                + "\n  innermost service frame on the stack: " + top(byAcme, n, 8);
+                + "\n  innermost service frame on the stack: " + top(byAcme, n, 8)
+                + "\n  inclusive (a frame of it anywhere on the stack): " + top(inclusive, n, INCLUSIVE.length);
     }
 
     private static String name(RecordedFrame f) {

@@ -38,6 +38,7 @@ final class Load {
     /** Runs the load; returns the counted units per second. {@code seconds} 0 = until the work runs out. */
     double run(int threads, int warmupSeconds, int measureSeconds, Unit unit) throws InterruptedException {
         CountDownLatch finished = new CountDownLatch(threads);
+        counting = warmupSeconds == 0; // a fixed amount of work counts from its first unit
         for (int t = 0; t < threads; t++) {
             int thread = t;
             Thread worker = new Thread(() -> {

@@ -105,6 +105,8 @@ class ServiceBenchmark {
             line(String.format("heap after GC at start: instance-a %.1f MiB, instance-b %.1f MiB", a.heapAfterGcMiB(),
                     b.heapAfterGcMiB()));
 
+            // JIT warm-up of both instances, not counted, so the first level is not measured on a cold JVM
+            warmUp();
             for (int level = 0; level < 2; level++) {
                 if (level == 1) {
                     Seeder.history("h2_", history[1]);
@@ -170,6 +172,14 @@ class ServiceBenchmark {
                 + "whole flow (3 calls) p50 %.1f ms p99 %.1f ms%n  cpu: %s", label, rate, load.done(), load.seconds,
                 load.errors(), c[0], c[1], f[0], f[1], cpuLine));
         summary.add(label + " (orders/s, needs 3 commits)|" + rate + "|target >= 0.25");
+    }
+
+    private void warmUp() throws Exception {
+        String prefix = "wu" + sequence.incrementAndGet() + "_";
+        AtomicLong n = new AtomicLong();
+        List<ServiceProcess> both = List.of(a, b);
+        new Load("warm-up (not counted)").run(clients, 0, Integer.getInteger("bench.jit-warmup", 20),
+                (thread, l) -> flow(both.get(thread % 2), prefix + n.incrementAndGet(), l));
     }
 
     private boolean flow(ServiceProcess instance, String ref, Load load) throws Exception {
