@@ -29,7 +29,9 @@ final class Plans {
             new String[] { "com.acme.payments.psp.InboxStore", "UPSERT", "webhook inbox upsert" },
             new String[] { "com.acme.payments.psp.InboxStore", "LEASE_DUE", "inbox replay claim" },
             new String[] { "com.acme.payments.order.OrderStore", "CLAIM_STRAGGLERS", "straggler claim" },
-            new String[] { "com.acme.payments.outbox.OutboxRelayStore", "CLAIM", "outbox relay claim" });
+            new String[] { "com.acme.payments.outbox.OutboxRelayStore", "CLAIM", "outbox relay claim" },
+            new String[] { "com.acme.payments.stripe.ProcessedEventStore", "INSERT", "Stripe event claim" },
+            new String[] { "com.acme.payments.stripe.ProcessedEventStore", "COMPLETE", "Stripe event completion" });
 
     private static final Pattern PARAM = Pattern.compile("(?<![:\\w]):(\\w+)");
 
@@ -100,6 +102,9 @@ final class Plans {
         v.put("owner", "'explain'");
         v.put("kinds", "'order_paid', 'renewal_notice'");
         v.put("batchSize", "100");
+        v.put("id", "'evt_h1_1'");
+        v.put("type", "'invoice.paid'");
+        v.put("token", "'t'");
         return v;
     }
 }

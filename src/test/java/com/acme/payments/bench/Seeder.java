@@ -13,11 +13,13 @@ import com.acme.payments.support.TestDatabase;
 /** The benchmark's rows, written by SQL: history, webhook targets, UNKNOWN attempts for the sweep. */
 final class Seeder {
 
-    static final String[] TABLES = { "orders", "psp_attempt", "psp_webhook_event", "outbox", "psp_refund_attempt" };
+    static final String[] TABLES = { "orders", "psp_attempt", "psp_webhook_event", "outbox", "psp_refund_attempt",
+            "processed_webhook_events", "billing_grant" };
 
     /**
      * {@code n} settled orders as years of business leave them: PAID order, READY attempt, processed
-     * inbox receipt, delivered outbox row and dedup record, a DONE refund.
+     * inbox receipt, delivered outbox row and dedup record, a DONE refund; and {@code n} completed
+     * Stripe events with their user, subscription mirror and grant.
      */
     static void history(String prefix, int n) throws SQLException {
         exec("""
@@ -56,6 +58,20 @@ final class Seeder {
                     FROM o RETURNING id, idempotency_key)
                 INSERT INTO outbox_dedup (idempotency_key, state, outbox_id, lease_version, claimed_at, sent_at)
                 SELECT idempotency_key, 'sent', id, 1, now() - interval '30 days', now() - interval '30 days' FROM x
+                """.formatted(prefix, n));
+        exec("""
+                WITH e AS (
+                  INSERT INTO processed_webhook_events (id, source, event_type, state, claim_token, claimed_at, completed_at)
+                  SELECT 'evt_%1$s' || g, 'stripe', 'invoice.paid', 'completed', 't', now() - interval '20 days',
+                         now() - interval '20 days'
+                    FROM generate_series(1, %2$d) g RETURNING id),
+                u AS (
+                  INSERT INTO billing_user (user_id, credits) SELECT 'user_' || id, 500 FROM e RETURNING user_id),
+                s AS (
+                  INSERT INTO billing_subscription (subscription_id, user_id, status, current_period_start, current_period_end)
+                  SELECT 'sub_' || user_id, user_id, 'active', 1738281600, 1740873600 FROM u RETURNING subscription_id)
+                INSERT INTO billing_grant (subscription_id, period_start, period_end, source, event_id, credits)
+                SELECT subscription_id, 1738281600, 1740873600, 'webhook', 'evt_x', 500 FROM s
                 """.formatted(prefix, n));
         exec("ANALYZE");
     }

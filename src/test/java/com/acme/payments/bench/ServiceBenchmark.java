@@ -48,6 +48,7 @@ class ServiceBenchmark {
     private static final String SIGNING_KEY = "test-signing-key";
     private static final String PSP_KEY = "test-psp-key";
     private static final String SIM_ADMIN = "Bearer bench-sim-admin";
+    private static final String STRIPE_SECRET = "whsec_test_secret"; // the test profile's stripe.webhook-secret
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final int seconds = Integer.getInteger("bench.seconds", 15);
@@ -118,6 +119,8 @@ class ServiceBenchmark {
                 checkout(tag, List.of(a, b), null);
                 webhooks(tag, List.of(a), profile ? "webhooks-1" : null);
                 webhooks(tag, List.of(a, b), null);
+                stripe(tag, List.of(a), profile ? "stripe-1" : null);
+                stripe(tag, List.of(a, b), null);
                 sweep(tag, level, profile ? "sweep-2" : null);
                 latency(tag);
             }
@@ -144,7 +147,7 @@ class ServiceBenchmark {
             double value = Double.parseDouble(f[1]);
             line(String.format("%-44s %8.0f /s  = %.3f x pgbench  %s", f[0], value, value / tps, f.length > 2 ? f[2] : ""));
         }
-        for (String name : List.of("checkout-1", "webhooks-1", "sweep-2")) {
+        for (String name : List.of("checkout-1", "webhooks-1", "stripe-1", "sweep-2")) {
             Path file = DIR.resolve(name + ".jfr");
             if (Files.exists(file)) {
                 line("\nJFR " + name + " (instance-a): " + JfrSummary.summarize(file));
@@ -163,9 +166,10 @@ class ServiceBenchmark {
         AtomicLong n = new AtomicLong();
         Load load = new Load(label);
         begin(label, jfrName);
+        PoolSampler pool = new PoolSampler(instances);
         double rate = load.run(clients, warmup, seconds,
                 (thread, l) -> flow(instances.get(thread % instances.size()), prefix + n.incrementAndGet(), l));
-        String cpuLine = end(jfrName);
+        String cpuLine = end(jfrName) + "\n  " + pool.stop();
         double[] c = load.percentilesMs("checkout");
         double[] f = load.percentilesMs("flow");
         line(String.format("%s: %.0f orders/s (%d in %.1f s, errors %d); checkout call p50 %.1f ms p99 %.1f ms; "
@@ -233,6 +237,7 @@ class ServiceBenchmark {
         Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
         Load load = new Load(label);
         begin(label, jfrName);
+        PoolSampler pool = new PoolSampler(instances);
         double rate = load.run(clients, 0, 0, (thread, l) -> {
             int i = next.getAndIncrement();
             if (i >= tasks.size()) {
@@ -250,7 +255,7 @@ class ServiceBenchmark {
             }
             return true;
         });
-        String cpuLine = end(jfrName);
+        String cpuLine = end(jfrName) + "\n  " + pool.stop();
         long paid = Seeder.count("SELECT count(*) FROM orders WHERE status = 'PAID' AND order_ref LIKE ?", prefix + "%");
         double[] p = load.percentilesMs("webhook");
         line(String.format("%s: %.0f webhooks/s (%d requests in %.1f s, outcomes %s, errors %d, orders PAID %d of %d); "
@@ -263,6 +268,68 @@ class ServiceBenchmark {
     private String[] signed(String prefix, int g) {
         String body = payment("pay_" + prefix + g, "chk_" + prefix + g);
         return new String[] { body, sign(body) };
+    }
+
+    // ---- Stripe ingest: signed invoice.paid (subscription_cycle) events, each a new grant; 20 % duplicates
+
+    private void stripe(String tag, List<ServiceProcess> instances, String jfrName) throws Exception {
+        String label = "stripe x" + instances.size() + " @" + tag;
+        String prefix = "st" + sequence.incrementAndGet() + "_";
+        long t = System.currentTimeMillis() / 1000; // signatures stay valid for 300 s
+        List<String[]> tasks = new ArrayList<>();
+        java.util.Random random = new java.util.Random(7);
+        for (int g = 1; g <= webhooks; g++) {
+            tasks.add(stripeEvent(prefix, g, t));
+            if (g % 5 == 0) {
+                tasks.add(stripeEvent(prefix, g - random.nextInt(5), t));
+            }
+        }
+        AtomicInteger next = new AtomicInteger();
+        Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+        Load load = new Load(label);
+        begin(label, jfrName);
+        PoolSampler pool = new PoolSampler(instances);
+        double rate = load.run(clients, 0, 0, (thread, l) -> {
+            int i = next.getAndIncrement();
+            if (i >= tasks.size()) {
+                return false;
+            }
+            long t0 = System.nanoTime();
+            HttpResponse<String> r = Client.post(instances.get(i % instances.size()).url() + "/webhooks/stripe",
+                    tasks.get(i)[0], "Stripe-Signature", tasks.get(i)[1]);
+            l.record("event", System.nanoTime() - t0);
+            if (r.statusCode() != 200) {
+                l.error("stripe " + r.statusCode() + " " + r.body());
+            } else {
+                outcomes.computeIfAbsent(r.body().contains("duplicate") ? "duplicate" : "received",
+                        k -> new AtomicInteger()).incrementAndGet();
+            }
+            return true;
+        });
+        String cpuLine = end(jfrName) + "\n  " + pool.stop();
+        long grants = Seeder.count("SELECT count(*) FROM processed_webhook_events WHERE state = 'completed' AND id LIKE ?",
+                "evt_" + prefix + "%");
+        double[] p = load.percentilesMs("event");
+        line(String.format("%s: %.0f events/s (%d requests in %.1f s, answers %s, errors %d, events completed %d of %d); "
+                + "p50 %.1f ms p99 %.1f ms%n  cpu: %s", label, rate, load.done(), load.seconds, outcomes, load.errors(),
+                grants, webhooks, p[0], p[1], cpuLine));
+        assertThat(grants).isEqualTo(webhooks);
+        summary.add(label + " (events/s, needs 2 commits)|" + rate + "|target >= 0.35");
+    }
+
+    private static String[] stripeEvent(String prefix, int g, long t) {
+        String id = prefix + g;
+        String body = """
+                {"id":"evt_%1$s","object":"event","type":"invoice.paid","created":%2$d,
+                 "data":{"object":{"id":"in_%1$s","object":"invoice","billing_reason":"subscription_cycle",
+                  "amount_paid":2900,"currency":"eur","metadata":{"conversionEventId":"conv_%1$s"},
+                  "parent":{"type":"subscription_details",
+                            "subscription_details":{"subscription":"sub_%1$s","metadata":{"userId":"user_%1$s"}}},
+                  "lines":{"object":"list","data":[{"id":"il_%1$s","object":"line_item","amount":2900,
+                    "parent":{"type":"subscription_item_details",
+                              "subscription_item_details":{"proration":false,"subscription":"sub_%1$s"}},
+                    "period":{"start":1738281600,"end":1740873600}}]}}}}""".formatted(id, t);
+        return new String[] { body, "t=" + t + ",v1=" + hmac(STRIPE_SECRET, t + "." + body) };
     }
 
     // ---- sweep: 2 instances resolve seeded UNKNOWN attempts; the simulator knows each reference
@@ -282,6 +349,7 @@ class ServiceBenchmark {
         line("plans of the hot statements written to target/benchmarks/plans-" + (level == 0 ? "10e4" : "10e5") + ".txt");
         double[] before = { resolved(a), resolved(b) };
         begin(label, jfrName);
+        PoolSampler pool = new PoolSampler(List.of(a, b));
         long start = System.nanoTime();
         Seeder.releaseUnknown(prefix);
         long open = unknowns;
@@ -299,7 +367,7 @@ class ServiceBenchmark {
             }
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
-        String cpuLine = end(jfrName);
+        String cpuLine = end(jfrName) + "\n  " + pool.stop();
         double[] after = { resolved(a), resolved(b) };
         long paid = Seeder.count("SELECT count(*) FROM orders WHERE status = 'PAID' AND order_ref LIKE ?", prefix + "%");
         long effects = Seeder.count("SELECT count(*) FROM outbox WHERE kind = 'order_paid' AND aggregate_id LIKE ?",
@@ -397,11 +465,20 @@ class ServiceBenchmark {
         go.countDown();
         double maxActive = 0;
         double maxPending = 0;
+        double maxActiveHeld = 0; // from 0.5 s to 1.9 s: every checkout is waiting on the PSP
         int samples = 0;
+        StringBuilder series = new StringBuilder();
         while (done.getCount() > 0) {
             String text = a.prometheus();
-            maxActive = Math.max(maxActive, ServiceProcess.metric(text, "hikaricp_connections_active", null));
-            maxPending = Math.max(maxPending, ServiceProcess.metric(text, "hikaricp_connections_pending", null));
+            double t = (System.nanoTime() - start) / 1e9;
+            double active = ServiceProcess.metric(text, "hikaricp_connections_active", null);
+            double pending = ServiceProcess.metric(text, "hikaricp_connections_pending", null);
+            maxActive = Math.max(maxActive, active);
+            maxPending = Math.max(maxPending, pending);
+            if (t >= 0.5 && t <= 1.9) {
+                maxActiveHeld = Math.max(maxActiveHeld, active);
+            }
+            series.append(String.format(" %.1fs:%.0f/%.0f", t, active, pending));
             samples++;
             Thread.sleep(100);
         }
@@ -409,8 +486,10 @@ class ServiceBenchmark {
         String max = ServiceProcess.metric(a.prometheus(), "hikaricp_connections_max", null) + "";
         Client.delete(simUrl + "/sim/faults", "Authorization", SIM_ADMIN);
         line(String.format("%npool check: 50 concurrent checkouts, PSP create answering after 2 s: %d answered 200 in "
-                + "%.1f s; hikaricp_connections_active max %.0f, hikaricp_connections_pending max %.0f over %d samples "
-                + "(pool size %s)", ok.get(), elapsed, maxActive, maxPending, samples, max));
+                + "%.1f s; hikaricp_connections_active max %.0f (max %.0f between 0.5 s and 1.9 s, while every call "
+                + "waits on the PSP), hikaricp_connections_pending max %.0f over %d samples (pool size %s)%n"
+                + "  samples (time:active/pending):%s", ok.get(), elapsed, maxActive, maxActiveHeld, maxPending, samples,
+                max, series));
     }
 
     // ---- helpers
@@ -439,9 +518,13 @@ class ServiceBenchmark {
     }
 
     private static String sign(String body) {
+        return hmac(SIGNING_KEY, body);
+    }
+
+    private static String hmac(String key, String body) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(SIGNING_KEY.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            mac.init(new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
             return HexFormat.of().formatHex(mac.doFinal(body.getBytes(StandardCharsets.UTF_8)));
         } catch (Exception e) {
             throw new IllegalStateException(e);
