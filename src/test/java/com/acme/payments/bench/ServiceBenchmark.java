@@ -323,7 +323,7 @@ class ServiceBenchmark {
         long grants = Seeder.count("SELECT count(*) FROM processed_webhook_events WHERE state = 'completed' AND id LIKE ?",
                 "evt_" + prefix + "%");
         double[] p = load.percentilesMs("event");
-        line(String.format("%s: %.0f requests/s (%d distinct events + duplicates in %.1f s, answers %s, errors %d, "
+        line(String.format("%s: %.0f requests/s (%d requests, distinct events and duplicates, in %.1f s, answers %s, errors %d, "
                 + "events completed %d of %d); "
                 + "p50 %.1f ms p99 %.1f ms%n  cpu: %s", label, rate, load.done(), load.seconds, outcomes, load.errors(),
                 grants, webhooks, p[0], p[1], cpuLine));
