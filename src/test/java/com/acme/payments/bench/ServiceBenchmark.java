@@ -34,8 +34,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The service benchmark (tag {@code benchmark}, never in the normal run; see BENCHMARKS.md). It
  * starts the PSP simulator in this JVM and two service instances as separate JVMs ({@code -Xmx512m})
- * against this run's own database, seeds history by SQL (10^4 rows, then 10^5 more), and measures
- * checkout, PSP webhook ingest and the UNKNOWN sweep with 1 and 2 instances, the checkout latency
+ * against this run's own database, seeds history by SQL (10^4 rows, then 9 x 10^4 more), and measures
+ * checkout, PSP webhook ingest, Stripe event ingest and the UNKNOWN sweep with 1 and 2 instances, the checkout latency
  * beyond the PSP's, the connection pool under a slow PSP, heap after GC, and the plans of the hot
  * statements, beside {@code pgbench -N -c 8 -j 2 -T 20} on the same server at the start and the end.
  * Everything is printed and written to {@code target/benchmarks/}.
