@@ -39,16 +39,16 @@ final class ChaosRun {
             long workloadEnded = System.nanoTime();
             faults.stop();
 
-            Invariants.Result result = Invariants.check(sim, monitor.downgrades());
+            Invariants.Result result = Invariants.check(sim, monitor.downgrades(), faults.kills());
             long deadline = System.nanoTime() + settings.settleTimeout().toNanos();
             int quietRounds = 0;
             while (System.nanoTime() < deadline && quietRounds < 2) {
                 Thread.sleep(2000);
-                result = Invariants.check(sim, monitor.downgrades());
+                result = Invariants.check(sim, monitor.downgrades(), faults.kills());
                 quietRounds = result.unsettled() == 0 ? quietRounds + 1 : 0;
             }
             monitor.stop();
-            result = Invariants.check(sim, monitor.downgrades());
+            result = Invariants.check(sim, monitor.downgrades(), faults.kills());
             long ended = System.nanoTime();
 
             List<String> lines = new ArrayList<>();

@@ -56,6 +56,7 @@ final class FaultInjector {
     private final Tally tally = new Tally();
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     private final List<Thread> threads = new ArrayList<>();
+    private final List<java.time.Instant> kills = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     FaultInjector(ChaosSettings settings, ServiceProcesses services, ChaosSimulator sim) {
         this.settings = settings;
@@ -65,6 +66,11 @@ final class FaultInjector {
 
     Tally tally() {
         return tally;
+    }
+
+    /** When each SIGKILL happened. */
+    List<java.time.Instant> kills() {
+        return kills;
     }
 
     void start() {
@@ -96,6 +102,7 @@ final class FaultInjector {
     private void killLoop(Random random) {
         while (sleepAbout(random, settings.killEvery())) {
             int victim = random.nextInt(services.count());
+            kills.add(java.time.Instant.now());
             services.kill(victim);
             tally.add("sigkill-instance");
             ServiceProcesses.sleep(500 + random.nextInt(2000));
