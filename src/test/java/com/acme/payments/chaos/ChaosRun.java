@@ -32,23 +32,28 @@ final class ChaosRun {
             FaultInjector faults = new FaultInjector(settings, services, sim);
             DowngradeMonitor monitor = new DowngradeMonitor();
             monitor.start();
+            StripeWorkload stripe = new StripeWorkload(new ServiceClient(services), settings.seed(), workload.tally(),
+                    faults.tally());
             workload.start(settings.shoppers());
+            stripe.start(settings.stripeSenders());
             faults.start();
             Thread.sleep(settings.duration().toMillis());
             workload.stop();
+            stripe.stopCreating();
             long workloadEnded = System.nanoTime();
             faults.stop();
+            stripe.finish(settings.settleTimeout());
 
-            Invariants.Result result = Invariants.check(sim, monitor.downgrades(), faults.kills());
+            Invariants.Result result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe);
             long deadline = System.nanoTime() + settings.settleTimeout().toNanos();
             int quietRounds = 0;
             while (System.nanoTime() < deadline && quietRounds < 2) {
                 Thread.sleep(2000);
-                result = Invariants.check(sim, monitor.downgrades(), faults.kills());
+                result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe);
                 quietRounds = result.unsettled() == 0 ? quietRounds + 1 : 0;
             }
             monitor.stop();
-            result = Invariants.check(sim, monitor.downgrades(), faults.kills());
+            result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe);
             long ended = System.nanoTime();
 
             List<String> lines = new ArrayList<>();

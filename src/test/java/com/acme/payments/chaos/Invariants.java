@@ -72,8 +72,8 @@ final class Invariants {
     /** How long after a sink reception a SIGKILL counts as hitting its record window (CPU-starved runs). */
     private static final java.time.Duration KILL_WINDOW = java.time.Duration.ofSeconds(2);
 
-    static Result check(ChaosSimulator sim, List<String> downgrades, List<java.time.Instant> kills)
-            throws SQLException {
+    static Result check(ChaosSimulator sim, List<String> downgrades, List<java.time.Instant> kills,
+            StripeWorkload stripe) throws SQLException {
         // the simulator first: anything the database shows afterwards was caused by what it had seen by then
         JsonNode simPayments = sim.payments();
         JsonNode sink = sim.sink();
@@ -289,6 +289,8 @@ final class Invariants {
         unknownKeys.removeAll(outbox.keySet());
         unknownKeys.forEach(key -> once.check(false, key + " at the sink but in no outbox row"));
         checks.add(once);
+
+        StripeInvariants.check(stripe.acked(), stripe.unacknowledged(), checks, facts);
 
         facts.put("orders", (long) orders.size());
         facts.put("checkout attempts", (long) attempts.size());

@@ -57,6 +57,15 @@ final class ServiceClient {
         return random.nextInt(services.count());
     }
 
+    /** A Stripe webhook delivery: no bearer, the signature header instead. */
+    Answer stripe(int instance, String body, String signature) {
+        return send(instance, HttpRequest.newBuilder(URI.create(services.url(instance) + "/webhooks/stripe"))
+                .timeout(Duration.ofSeconds(15))
+                .header("Content-Type", "application/json")
+                .header("Stripe-Signature", signature)
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
     Answer call(int instance, String method, String path, String bearer, String idempotencyKey, String body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.url(instance) + path))
                 .timeout(Duration.ofSeconds(15))
@@ -69,6 +78,10 @@ final class ServiceClient {
         if (idempotencyKey != null) {
             request.header("Idempotency-Key", idempotencyKey);
         }
+        return send(instance, request);
+    }
+
+    private static Answer send(int instance, HttpRequest.Builder request) {
         try {
             HttpResponse<String> r = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return new Answer(r.statusCode(), r.body(), r.headers().firstValue("Retry-After").orElse(null), instance);

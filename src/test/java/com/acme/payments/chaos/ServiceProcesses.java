@@ -175,6 +175,8 @@ final class ServiceProcesses implements AutoCloseable {
         p.put("payments.outbox.sinks.conversion-url", simUrl + "/sink/conversion");
         p.put("payments.outbox.sinks.fulfilment-url", simUrl + "/sink/fulfilment");
         p.put("payments.gauges.refresh", "5s");
+        // a claim left processing by a killed worker is taken over after this
+        p.put("stripe.claim-expiry", "5s");
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
