@@ -57,10 +57,11 @@ final class Invariants {
         }
     }
 
-    private record OrderRow(long id, String ref, String status, BigDecimal paid, BigDecimal refunded, String paymentId) {
+    private record OrderRow(long id, String ref, String status, BigDecimal paid, BigDecimal refunded, String paymentId,
+            String detail) {
     }
 
-    private record AttemptRow(long id, long orderId, String reference, String state) {
+    private record AttemptRow(long id, long orderId, String reference, String state, String detail) {
     }
 
     private record RefundRow(long orderId, String key, String reference, BigDecimal amount, String state) {
@@ -91,19 +92,25 @@ final class Invariants {
         List<RefundRow> refunds = new ArrayList<>();
         List<String> openOperations = new ArrayList<>();
         Map<String, String> outbox = new HashMap<>();
+        Map<String, Integer> failedCalls = new HashMap<>();
         long operationCount;
         long unprocessedReceipts;
         try (Connection c = TestDatabaseName.connect(); Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("""
-                    SELECT id, order_ref, status, paid_amount, refunded_amount, psp_payment_id FROM orders""")) {
+                    SELECT id, order_ref, status, paid_amount, refunded_amount, psp_payment_id,
+                           concat_ws('/', id, psp_payment_id, to_char(updated_at, 'HH24:MI:SS.MS'),
+                                     to_char(last_polled_at, 'HH24:MI:SS.MS')) FROM orders""")) {
                 while (rs.next()) {
                     orders.put(rs.getLong(1), new OrderRow(rs.getLong(1), rs.getString(2), rs.getString(3),
-                            rs.getBigDecimal(4), rs.getBigDecimal(5), rs.getString(6)));
+                            rs.getBigDecimal(4), rs.getBigDecimal(5), rs.getString(6), rs.getString(7)));
                 }
             }
-            try (ResultSet rs = s.executeQuery("SELECT id, order_id, reference_id, state FROM psp_attempt ORDER BY id")) {
+            try (ResultSet rs = s.executeQuery("""
+                    SELECT id, order_id, reference_id, state, concat_ws('/', psp_payment_id, failure_reason, error_code,
+                           lease_version, to_char(updated_at, 'HH24:MI:SS.MS')) FROM psp_attempt ORDER BY id""")) {
                 while (rs.next()) {
-                    attempts.add(new AttemptRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4)));
+                    attempts.add(new AttemptRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5)));
                 }
             }
             try (ResultSet rs = s.executeQuery(
@@ -124,8 +131,9 @@ final class Invariants {
                 rs.next();
                 operationCount = rs.getLong(1);
             }
-            try (ResultSet rs = s.executeQuery("SELECT idempotency_key, state FROM outbox")) {
+            try (ResultSet rs = s.executeQuery("SELECT idempotency_key, state, attempts FROM outbox")) {
                 while (rs.next()) {
+                    failedCalls.merge(rs.getString(1), rs.getInt(3), Integer::sum);
                     outbox.merge(rs.getString(1), rs.getString(2),
                             (a, b) -> a.equals("delivered") && b.equals("delivered") ? a : a + "+" + b);
                 }
@@ -238,7 +246,18 @@ final class Invariants {
                 case "DECLINED", "CANCELLED" -> o.status().equals("PAYMENT_FAILED");
                 default -> o.status().equals("AWAITING_PAYMENT") || o.status().equals("PROCESSING");
             };
-            agrees.check(ok, o.ref() + " is " + o.status() + " but PSP " + state + " (" + a.reference() + ")");
+            if (!ok) {
+                StringBuilder why = new StringBuilder(o.ref() + " is " + o.status() + " [" + o.detail() + "] but PSP "
+                        + state + "; attempts:");
+                attempts.stream().filter(x -> x.orderId() == o.id()).forEach(x -> {
+                    JsonNode px = byReference.get(x.reference());
+                    why.append(' ').append(x.reference()).append('=').append(x.state()).append('[').append(x.detail())
+                            .append("] psp ").append(px == null ? "none" : px.path("id").asString() + ":"
+                                    + px.path("state").asString());
+                });
+                agrees.violations.add(why.toString());
+            }
+            agrees.checked++;
         }
         checks.add(agrees);
         facts.put("orders whose latest attempt never reached the PSP", skipped);
@@ -271,6 +290,7 @@ final class Invariants {
             }
         }
         long killWindowResends = 0;
+        long ambiguousResends = 0;
         for (String key : outbox.keySet()) {
             List<java.time.Instant> times = atSink.getOrDefault(key, List.of());
             if (times.size() > 1 && times.size() == 2 && bodies.get(key).size() == 1
@@ -281,10 +301,20 @@ final class Invariants {
                 once.checked++;
                 continue;
             }
-            once.check(times.size() == 1, key + " reached the sink " + times.size() + " times");
+            if (times.size() > 1 && bodies.get(key).size() == 1
+                    && times.size() - 1 <= failedCalls.getOrDefault(key, 0)) {
+                // a call the relay saw fail (read timeout) that the sink had in fact accepted: the retry
+                // carries the same key — at-least-once, deduplicated by the consumer
+                ambiguousResends++;
+                once.checked++;
+                continue;
+            }
+            once.check(times.size() == 1, key + " reached the sink " + times.size() + " times (failed calls "
+                    + failedCalls.getOrDefault(key, 0) + ")");
         }
         facts.put("effects resent after a SIGKILL in their record window (same key; docs/outbox.md)",
                 killWindowResends);
+        facts.put("effects resent after a sink call that timed out but was accepted (same key)", ambiguousResends);
         Set<String> unknownKeys = new java.util.HashSet<>(atSink.keySet());
         unknownKeys.removeAll(outbox.keySet());
         unknownKeys.forEach(key -> once.check(false, key + " at the sink but in no outbox row"));

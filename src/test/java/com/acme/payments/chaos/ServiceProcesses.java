@@ -170,7 +170,7 @@ final class ServiceProcesses implements AutoCloseable {
         p.put("payments.outbox.max-backoff", "2s");
         p.put("payments.outbox.max-attempts", "30");
         p.put("payments.outbox.sinks.connect-timeout", "500ms");
-        p.put("payments.outbox.sinks.read-timeout", "1500ms");
+        p.put("payments.outbox.sinks.read-timeout", "2s");
         p.put("payments.outbox.sinks.notify-url", simUrl + "/sink/notify");
         p.put("payments.outbox.sinks.conversion-url", simUrl + "/sink/conversion");
         p.put("payments.outbox.sinks.fulfilment-url", simUrl + "/sink/fulfilment");
