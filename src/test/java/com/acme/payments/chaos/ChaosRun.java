@@ -77,6 +77,8 @@ final class ChaosRun {
             System.out.println(summary);
             Files.writeString(logDir.resolve("summary-" + settings.seed() + ".txt"), summary);
             return new Outcome(result.ok(), summary);
+        } finally {
+            TestDatabaseName.drop();
         }
     }
 

@@ -140,7 +140,7 @@ final class ServiceProcesses implements AutoCloseable {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("spring.profiles.active", "test");
         p.put("server.port", String.valueOf(ports[instance]));
-        p.put("spring.datasource.url", TestDatabase.url());
+        p.put("spring.datasource.url", TestDatabaseName.url());
         p.put("spring.datasource.username", TestDatabase.user());
         p.put("spring.datasource.password", TestDatabase.password());
         p.put("spring.datasource.hikari.maximum-pool-size", "6");
