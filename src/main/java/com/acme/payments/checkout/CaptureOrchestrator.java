@@ -31,13 +31,15 @@ class CaptureOrchestrator {
     private final OperationApplier applier;
     private final PspClient psp;
     private final CheckoutProperties properties;
+    private final SweepProperties sweep;
 
     CaptureOrchestrator(OperationStore operations, OperationApplier applier, PspClient psp,
-            CheckoutProperties properties) {
+            CheckoutProperties properties, SweepProperties sweep) {
         this.operations = operations;
         this.applier = applier;
         this.psp = psp;
         this.properties = properties;
+        this.sweep = sweep;
     }
 
     void perform(Order order, Operation.Kind kind) {
@@ -88,7 +90,8 @@ class CaptureOrchestrator {
             return SweepLoop.Outcome.STILL_UNKNOWN;
         }
         if (underLease) {
-            Optional<Boolean> settled = applier.applyUnderLease(operation, payment.get());
+            Optional<Boolean> settled = applier.applyUnderLease(operation, payment.get(),
+                    sweep.inFlightAge());
             return settled.isEmpty() ? SweepLoop.Outcome.FENCED
                     : settled.get() ? SweepLoop.Outcome.RESOLVED : SweepLoop.Outcome.STILL_UNKNOWN;
         }

@@ -24,11 +24,19 @@ class OperationApplier {
         this.deposits = deposits;
     }
 
-    /** The sweep's apply: nothing is written once another instance holds the lease. Empty when fenced. */
+    /**
+     * The sweep's apply: nothing is written once another instance holds the lease. Empty when fenced.
+     * A payment still AUTHORIZED once the operation is older than {@code notPerformedAfter} closes the
+     * operation as not performed, so an UNKNOWN capture/void never blocks its order for good.
+     */
     @Transactional
-    java.util.Optional<Boolean> applyUnderLease(Operation operation, PspPayment payment) {
+    java.util.Optional<Boolean> applyUnderLease(Operation operation, PspPayment payment,
+            java.time.Duration notPerformedAfter) {
         if (!operations.holdLease(operation.id(), operation.leaseVersion())) {
             return java.util.Optional.empty();
+        }
+        if (payment.paymentState() == PaymentState.AUTHORIZED) {
+            return java.util.Optional.of(operations.settleNotPerformed(operation.id(), notPerformedAfter));
         }
         return java.util.Optional.of(apply(operation, payment));
     }

@@ -31,6 +31,18 @@ class OperationStore {
                SET state = :state, error_code = :errorCode, error_message = :errorMessage, updated_at = now()
              WHERE id = :id AND state IN ('IN_FLIGHT', 'UNKNOWN')
             """;
+    /**
+     * A capture/void the PSP still shows AUTHORIZED long after the call (older than the in-flight age,
+     * which exceeds the read timeout) was never performed (e.g. a 503 before the PSP acted): it closes
+     * FAILED so the order can be captured or voided again. Safe to retry: capture and void act on the
+     * one existing payment, and a repeat of a performed one is refused by the PSP.
+     */
+    private static final String SETTLE_NOT_PERFORMED = """
+            UPDATE psp_payment_operation
+               SET state = 'FAILED', error_code = 'NOT_PERFORMED',
+                   error_message = 'payment still AUTHORIZED after the call', updated_at = now()
+             WHERE id = :id AND state = 'UNKNOWN' AND created_at < now() - :ageSeconds * interval '1 second'
+            """;
 
     private static final String AGE_IN_FLIGHT = """
             UPDATE psp_payment_operation SET state = 'UNKNOWN', updated_at = now()
@@ -91,6 +103,11 @@ class OperationStore {
             throw new IllegalStateException("settled " + rows + " operations for one id");
         }
         return rows == 1;
+    }
+
+    /** True when the operation was old enough to close as not performed (see {@link #SETTLE_NOT_PERFORMED}). */
+    boolean settleNotPerformed(long id, java.time.Duration age) {
+        return jdbc.sql(SETTLE_NOT_PERFORMED).param("id", id).param("ageSeconds", age.toSeconds()).update() == 1;
     }
 
     int ageInFlight(java.time.Duration age, int limit) {

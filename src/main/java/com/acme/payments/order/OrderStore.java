@@ -57,14 +57,18 @@ public class OrderStore {
              WHERE id = :id AND status = 'PAYMENT_FAILED'
             """;
 
-    /** Orders still waiting for a final state past the grace period, leased by last_polled_at (database clock). */
+    /**
+     * Orders still waiting for a final state past the grace period, leased by last_polled_at (database
+     * clock). Least recently polled first: orders that stay non-final for good keep an old updated_at
+     * and would otherwise be claimed every time, starving newer stragglers.
+     */
     private static final String CLAIM_STRAGGLERS = """
             UPDATE orders SET last_polled_at = now()
              WHERE id IN (SELECT id FROM orders
                            WHERE status IN ('PROCESSING', 'AUTHORIZED')
                              AND updated_at < now() - :graceSeconds * interval '1 second'
                              AND (last_polled_at IS NULL OR last_polled_at < now() - :graceSeconds * interval '1 second')
-                           ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+                           ORDER BY last_polled_at NULLS FIRST, updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             RETURNING id
             """;
 

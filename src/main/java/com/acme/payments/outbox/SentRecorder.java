@@ -10,6 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
 
 import com.acme.payments.outbox.OutboxMetrics.Result;
 
@@ -24,6 +25,8 @@ final class SentRecorder {
 
     private static final Logger log = LoggerFactory.getLogger(SentRecorder.class);
     private static final int MAX_GROUP = 200;
+    /** A dropped connection loses one write, not the record: the write is fenced and conditional. */
+    private static final int WRITE_ATTEMPTS = 3;
 
     private final OutboxRelayStore store;
     private final OutboxMetrics metrics;
@@ -69,13 +72,20 @@ final class SentRecorder {
         if (group.isEmpty()) {
             return;
         }
-        Map<Long, Duration> recorded;
-        try {
-            recorded = store.markSent(group);
-        } catch (DataAccessException e) {
-            // Not recorded: the leases bring these rows back and they are sent again, same keys.
-            log.warn("{} sink acceptances not recorded: {}", group.size(), e.getClass().getSimpleName());
-            return;
+        Map<Long, Duration> recorded = null;
+        for (int attempt = 1; recorded == null; attempt++) {
+            try {
+                recorded = store.markSent(group);
+            } catch (DataAccessException | TransactionException e) {
+                if (attempt >= WRITE_ATTEMPTS) {
+                    // Not recorded: the leases bring these rows back and they are sent again, same keys.
+                    log.warn("{} sink acceptances not recorded: {}", group.size(), e.getClass().getSimpleName());
+                    return;
+                }
+                // Written again on a fresh connection: only rows still pending under our lease version
+                // match, so a first write that did commit makes this one a no-op.
+                pause(50L * attempt);
+            }
         }
         for (ClaimedEffect effect : group) {
             Duration latency = recorded.get(effect.id());
@@ -87,6 +97,14 @@ final class SentRecorder {
                 log.warn("outbox row {} ({}) was accepted by the sink after its lease was lost", effect.id(),
                         effect.idempotencyKey());
             }
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

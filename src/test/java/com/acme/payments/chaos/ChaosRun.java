@@ -1,0 +1,91 @@
+package com.acme.payments.chaos;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One chaos run: the simulator in this JVM, the service as separate processes on one database, the
+ * workload and the faults for {@code duration}, then quiet (faults cleared, every instance up) until the
+ * sweeps, replay and relay have settled or {@code settleTimeout} passed, then the invariants. Writes
+ * the summary to stdout and to target/chaos/summary-<seed>.txt; process output is in target/chaos/*.log.
+ */
+final class ChaosRun {
+
+    private ChaosRun() {
+    }
+
+    /** Runs and returns the printed summary; the result says whether every invariant held. */
+    static Outcome run(ChaosSettings settings) throws Exception {
+        Path logDir = Path.of("target", "chaos");
+        Files.createDirectories(logDir);
+        long started = System.nanoTime();
+        try (ChaosSimulator sim = new ChaosSimulator();
+                ServiceProcesses services = new ServiceProcesses(settings.instances(), sim.url, logDir)) {
+            for (int i = 0; i < services.count(); i++) {
+                services.start(i, Duration.ofSeconds(180));
+            }
+            long up = System.nanoTime();
+            Workload workload = new Workload(new ServiceClient(services), sim, settings.seed());
+            FaultInjector faults = new FaultInjector(settings, services, sim);
+            DowngradeMonitor monitor = new DowngradeMonitor();
+            monitor.start();
+            StripeWorkload stripe = new StripeWorkload(new ServiceClient(services), settings.seed(), workload.tally(),
+                    faults.tally());
+            workload.start(settings.shoppers());
+            stripe.start(settings.stripeSenders());
+            faults.start();
+            Thread.sleep(settings.duration().toMillis());
+            workload.stop();
+            stripe.stopCreating();
+            long workloadEnded = System.nanoTime();
+            faults.stop();
+            stripe.finish(settings.settleTimeout());
+
+            Invariants.Result result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe);
+            long deadline = System.nanoTime() + settings.settleTimeout().toNanos();
+            int quietRounds = 0;
+            while (System.nanoTime() < deadline && quietRounds < 2) {
+                Thread.sleep(2000);
+                result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe);
+                quietRounds = result.unsettled() == 0 ? quietRounds + 1 : 0;
+            }
+            monitor.stop();
+            result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe);
+            long ended = System.nanoTime();
+
+            List<String> lines = new ArrayList<>();
+            lines.add("==== chaos summary (seed " + settings.seed() + ") ====");
+            lines.add("settings: " + settings);
+            lines.add("wall time: start %ds, workload %ds, settle %ds, total %ds".formatted(
+                    seconds(up - started), seconds(workloadEnded - up), seconds(ended - workloadEnded),
+                    seconds(ended - started)));
+            lines.add("-- workload (%d actions counted)".formatted(workload.tally().total()));
+            workload.tally().snapshot().forEach((k, v) -> lines.add("  %-60s %6d".formatted(k, v)));
+            lines.add("-- faults injected (%d)".formatted(faults.tally().total()));
+            faults.tally().snapshot().forEach((k, v) -> lines.add("  %-60s %6d".formatted(k, v)));
+            lines.add("-- facts after settling");
+            result.facts().forEach((k, v) -> lines.add("  %-60s %6d".formatted(k, v)));
+            lines.add("  %-60s %6d".formatted("status samples taken", monitor.samples()));
+            lines.add("-- invariants");
+            result.checks().forEach(c -> lines.add("  " + c));
+            lines.add(result.ok() ? "ALL INVARIANTS HELD (seed " + settings.seed() + ")"
+                    : "INVARIANT VIOLATED — reproduce with -Dchaos.seed=" + settings.seed());
+            String summary = String.join(System.lineSeparator(), lines);
+            System.out.println(summary);
+            Files.writeString(logDir.resolve("summary-" + settings.seed() + ".txt"), summary);
+            return new Outcome(result.ok(), summary);
+        } finally {
+            TestDatabaseName.drop();
+        }
+    }
+
+    record Outcome(boolean ok, String summary) {
+    }
+
+    private static long seconds(long nanos) {
+        return Duration.ofNanos(nanos).toSeconds();
+    }
+}

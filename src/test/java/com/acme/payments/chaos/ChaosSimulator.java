@@ -1,0 +1,100 @@
+package com.acme.payments.chaos;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import com.acme.pspsim.PspSimulatorApplication;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The PSP simulator in the test JVM, with its admin API (faults, records) and the hosted page's buttons. */
+final class ChaosSimulator implements AutoCloseable {
+
+    static final String API_KEY = "chaos-psp-key";
+    static final String SIGNING_KEY = "chaos-signing-key";
+    static final String ADMIN_TOKEN = "chaos-sim-admin";
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).followRedirects(HttpClient.Redirect.NEVER).build();
+
+    private final ConfigurableApplicationContext context;
+    final String url;
+
+    ChaosSimulator() {
+        this.context = PspSimulatorApplication.start(0, Map.of(
+                "pspsim.api-key", API_KEY,
+                "pspsim.signing-key", SIGNING_KEY,
+                "pspsim.admin-token", ADMIN_TOKEN,
+                "pspsim.signature-encoding", "hex",
+                // held past the service's 2 s read timeout, then dropped
+                "pspsim.timeout-hold", "3s",
+                "pspsim.webhook-timeout", "3s",
+                "pspsim.webhook-threads", "8",
+                "logging.level.com.acme.pspsim", "WARN"));
+        this.url = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
+    }
+
+    /** Adds fault rules; true when the simulator took them. */
+    boolean addFaults(String rulesJson) {
+        return admin("POST", "/sim/faults", rulesJson).statusCode() == 200;
+    }
+
+    void clearFaults() {
+        admin("DELETE", "/sim/faults", null);
+    }
+
+    JsonNode payments() {
+        return JSON.readTree(admin("GET", "/sim/payments", null).body());
+    }
+
+    JsonNode webhooks() {
+        return JSON.readTree(admin("GET", "/sim/webhooks", null).body());
+    }
+
+    JsonNode sink() {
+        return JSON.readTree(admin("GET", "/sim/sink", null).body());
+    }
+
+    /** A button of the hosted page: {@code pay}, {@code decline} or {@code authorize}. Returns the status. */
+    int click(String paymentId, String button) {
+        return send(HttpRequest.newBuilder(URI.create(url + "/hosted/" + paymentId + "/" + button))
+                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.noBody())).statusCode();
+    }
+
+    private HttpResponse<String> admin(String method, String path, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + ADMIN_TOKEN)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        return send(request);
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}

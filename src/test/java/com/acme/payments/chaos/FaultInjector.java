@@ -1,0 +1,168 @@
+package com.acme.payments.chaos;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The faults, each on its own thread with its own seeded random: SIGKILL of a service instance and a
+ * restart on the same port; PostgreSQL connections terminated at random; PSP faults from the
+ * simulator's menu, each rule for the next matching call(s).
+ */
+final class FaultInjector {
+
+    /** {operation, fault, extra JSON fields}: the simulator's menu. */
+    private static final String[][] MENU = {
+            {"create", "timeout", ""},
+            {"create", "error-after", ""},
+            {"create", "error-before", ""},
+            {"create", "html", ""},
+            {"create", "truncated", ""},
+            {"create", "reset", ""},
+            {"create", "invisible", "\"delayMs\":%d"},
+            {"create", "reset,invisible", "\"delayMs\":%d"},
+            {"create", "timeout,invisible", "\"delayMs\":%d"},
+            {"create", "error-after,invisible", "\"delayMs\":%d"},
+            {"create", "webhook-before-response", ""},
+            {"create", "latency", "\"delayMs\":%d"},
+            {"find", "timeout", ""},
+            {"find", "error-before", ""},
+            {"find", "truncated", ""},
+            {"get", "reset", ""},
+            {"get", "html", ""},
+            {"get", "error-before", ""},
+            {"capture", "timeout", ""},
+            {"capture", "error-after", ""},
+            {"capture", "error-before", ""},
+            {"void", "reset", ""},
+            {"void", "error-after", ""},
+            {"webhook", "webhook-twice", ""},
+            {"webhook", "webhook-late", "\"delayMs\":%d"},
+            {"webhook", "webhook-out-of-order", ""},
+            {"webhook", "webhook-never", ""},
+            {"webhook", "webhook-before-response", ""},
+            {"sink", "error-before", ""},
+            {"sink", "reset", ""},
+            {"sink", "latency", "\"delayMs\":300"},
+    };
+
+    private final ChaosSettings settings;
+    private final ServiceProcesses services;
+    private final ChaosSimulator sim;
+    private final Tally tally = new Tally();
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<java.time.Instant> kills = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    FaultInjector(ChaosSettings settings, ServiceProcesses services, ChaosSimulator sim) {
+        this.settings = settings;
+        this.services = services;
+        this.sim = sim;
+    }
+
+    Tally tally() {
+        return tally;
+    }
+
+    /** When each SIGKILL happened. */
+    List<java.time.Instant> kills() {
+        return kills;
+    }
+
+    void start() {
+        spawn("chaos-kill", new Random(settings.seed() ^ 0x1111), this::killLoop);
+        spawn("chaos-pg-kill", new Random(settings.seed() ^ 0x2222), this::pgKillLoop);
+        spawn("chaos-psp-faults", new Random(settings.seed() ^ 0x3333), this::pspFaultLoop);
+    }
+
+    /** Stops injecting, clears the PSP faults and brings every instance back up. */
+    void stop() throws InterruptedException {
+        // no interrupt: a restart in progress finishes (an interrupted health poll would spin)
+        stopped.countDown();
+        for (Thread thread : threads) {
+            thread.join(180_000);
+        }
+        sim.clearFaults();
+        for (int i = 0; i < services.count(); i++) {
+            services.start(i, Duration.ofSeconds(120));
+        }
+    }
+
+    private void spawn(String name, Random random, java.util.function.Consumer<Random> loop) {
+        Thread thread = new Thread(() -> loop.accept(random), name);
+        thread.setDaemon(true);
+        threads.add(thread);
+        thread.start();
+    }
+
+    private void killLoop(Random random) {
+        while (sleepAbout(random, settings.killEvery())) {
+            int victim = random.nextInt(services.count());
+            kills.add(java.time.Instant.now());
+            services.kill(victim);
+            tally.add("sigkill-instance");
+            ServiceProcesses.sleep(500 + random.nextInt(2000));
+            try {
+                services.start(victim, Duration.ofSeconds(120));
+                tally.add("restart-instance");
+            } catch (RuntimeException e) {
+                tally.add("restart-failed");
+            }
+        }
+    }
+
+    private void pgKillLoop(Random random) {
+        String database = TestDatabaseName.current();
+        while (sleepAbout(random, settings.pgKillEvery())) {
+            try (Connection c = TestDatabaseName.connect(); Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("""
+                            SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity
+                             WHERE datname = '%s' AND pid <> pg_backend_pid()
+                               AND application_name <> '%s' AND random() < 0.3"""
+                            .formatted(database, TestDatabaseName.HARNESS))) {
+                rs.next();
+                tally.add("pg-terminate-round");
+                for (int i = rs.getInt(1); i > 0; i--) {
+                    tally.add("pg-connection-terminated");
+                }
+            } catch (Exception e) {
+                tally.add("pg-terminate-error");
+            }
+        }
+    }
+
+    private void pspFaultLoop(Random random) {
+        while (sleepAbout(random, settings.faultEvery())) {
+            String[] entry = MENU[random.nextInt(MENU.length)];
+            StringBuilder rule = new StringBuilder("{\"operation\":\"").append(entry[0])
+                    .append("\",\"fault\":\"").append(entry[1]).append("\",\"times\":1");
+            if (!entry[2].isEmpty()) {
+                rule.append(',').append(entry[2].formatted(1000 + random.nextInt(6000)));
+            }
+            if (entry[0].equals("create") && random.nextDouble() < 0.35) {
+                rule.append(",\"paymentType\":\"REFUND\"");
+            }
+            rule.append('}');
+            try {
+                tally.add((sim.addFaults(rule.toString()) ? "psp." : "psp-refused.") + entry[0] + "." + entry[1]);
+            } catch (RuntimeException e) {
+                tally.add("psp-fault-error");
+            }
+        }
+    }
+
+    /** Sleeps a random 0.5x–1.5x of {@code mean}; false once stopped. */
+    private boolean sleepAbout(Random random, Duration mean) {
+        long millis = (long) (mean.toMillis() * (0.5 + random.nextDouble()));
+        try {
+            return !stopped.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

@@ -1,0 +1,379 @@
+package com.acme.payments.chaos;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The invariants, checked from the database and from the simulator's own records (what the PSP and the
+ * sinks really saw), never from the service's answers.
+ */
+final class Invariants {
+
+    /** One invariant: how many things it looked at, which broke it (a few shown). */
+    static final class Check {
+        final String name;
+        long checked;
+        final List<String> violations = new ArrayList<>();
+
+        Check(String name) {
+            this.name = name;
+        }
+
+        void check(boolean ok, String what) {
+            checked++;
+            if (!ok) {
+                violations.add(what);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "%-70s checked %6d  violations %d%s".formatted(name, checked, violations.size(),
+                    violations.isEmpty() ? "" : "  e.g. " + violations.subList(0, Math.min(5, violations.size())));
+        }
+    }
+
+    record Result(List<Check> checks, Map<String, Long> facts) {
+
+        boolean ok() {
+            return checks.stream().allMatch(c -> c.violations.isEmpty());
+        }
+
+        /** The checks that only settle once the jobs have caught up. */
+        long unsettled() {
+            return checks.stream().filter(c -> c.name.startsWith("settled:")).mapToLong(c -> c.violations.size())
+                    .sum();
+        }
+    }
+
+    private record OrderRow(long id, String ref, String status, BigDecimal paid, BigDecimal refunded, String paymentId,
+            String detail) {
+    }
+
+    private record AttemptRow(long id, long orderId, String reference, String state, String detail) {
+    }
+
+    private record RefundRow(long orderId, String key, String reference, BigDecimal amount, String state) {
+    }
+
+    private Invariants() {
+    }
+
+    static Result check(ChaosSimulator sim, List<String> downgrades, List<java.time.Instant> kills,
+            StripeWorkload stripe) throws SQLException {
+        // the simulator first: anything the database shows afterwards was caused by what it had seen by then
+        JsonNode simPayments = sim.payments();
+        JsonNode sink = sim.sink();
+        JsonNode webhooks = sim.webhooks();
+        Map<String, JsonNode> byReference = new HashMap<>();
+        Map<String, List<JsonNode>> allByReference = new HashMap<>();
+        for (JsonNode p : simPayments.path("payments")) {
+            byReference.put(p.path("referenceId").asString(), p);
+            allByReference.computeIfAbsent(p.path("referenceId").asString(), k -> new ArrayList<>()).add(p);
+        }
+        JsonNode counts = simPayments.path("createCounts");
+
+        Map<Long, OrderRow> orders = new TreeMap<>();
+        List<AttemptRow> attempts = new ArrayList<>();
+        List<RefundRow> refunds = new ArrayList<>();
+        List<String> openOperations = new ArrayList<>();
+        Map<String, String> outbox = new HashMap<>();
+        Map<String, Integer> failedCalls = new HashMap<>();
+        long operationCount;
+        long unprocessedReceipts;
+        try (Connection c = TestDatabaseName.connect(); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("""
+                    SELECT id, order_ref, status, paid_amount, refunded_amount, psp_payment_id,
+                           concat_ws('/', id, psp_payment_id, to_char(updated_at, 'HH24:MI:SS.MS'),
+                                     to_char(last_polled_at, 'HH24:MI:SS.MS')) FROM orders""")) {
+                while (rs.next()) {
+                    orders.put(rs.getLong(1), new OrderRow(rs.getLong(1), rs.getString(2), rs.getString(3),
+                            rs.getBigDecimal(4), rs.getBigDecimal(5), rs.getString(6), rs.getString(7)));
+                }
+            }
+            try (ResultSet rs = s.executeQuery("""
+                    SELECT id, order_id, reference_id, state, concat_ws('/', psp_payment_id, failure_reason, error_code,
+                           lease_version, to_char(updated_at, 'HH24:MI:SS.MS')) FROM psp_attempt ORDER BY id""")) {
+                while (rs.next()) {
+                    attempts.add(new AttemptRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5)));
+                }
+            }
+            try (ResultSet rs = s.executeQuery(
+                    "SELECT order_id, refund_key, reference_id, amount, state FROM psp_refund_attempt")) {
+                while (rs.next()) {
+                    refunds.add(new RefundRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getBigDecimal(4),
+                            rs.getString(5)));
+                }
+            }
+            try (ResultSet rs = s.executeQuery("""
+                    SELECT kind || ' ' || state || ' ' || psp_payment_id FROM psp_payment_operation
+                     WHERE state IN ('IN_FLIGHT', 'UNKNOWN')""")) {
+                while (rs.next()) {
+                    openOperations.add(rs.getString(1));
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM psp_payment_operation")) {
+                rs.next();
+                operationCount = rs.getLong(1);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT idempotency_key, state, attempts FROM outbox")) {
+                while (rs.next()) {
+                    failedCalls.merge(rs.getString(1), rs.getInt(3), Integer::sum);
+                    outbox.merge(rs.getString(1), rs.getString(2),
+                            (a, b) -> a.equals("delivered") && b.equals("delivered") ? a : a + "+" + b);
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM psp_webhook_event WHERE processed_at IS NULL")) {
+                rs.next();
+                unprocessedReceipts = rs.getLong(1);
+            }
+        }
+
+        List<Check> checks = new ArrayList<>();
+        Map<String, Long> facts = new TreeMap<>();
+
+        Check onePayment = new Check("one PSP payment per checkout reference (simulator create counts)");
+        for (AttemptRow a : attempts) {
+            int created = counts.path(a.reference()).asInt(0);
+            onePayment.check(created <= 1, a.reference() + " created " + created);
+        }
+        checks.add(onePayment);
+
+        Check oneLive = new Check("per order at most one non-failed PSP payment");
+        Map<Long, Integer> live = new HashMap<>();
+        for (AttemptRow a : attempts) {
+            for (JsonNode p : allByReference.getOrDefault(a.reference(), List.of())) {
+                String state = p.path("state").asString();
+                if (!state.equals("DECLINED") && !state.equals("CANCELLED")) {
+                    live.merge(a.orderId(), 1, Integer::sum);
+                }
+            }
+        }
+        orders.values().forEach(o -> oneLive.check(live.getOrDefault(o.id(), 0) <= 1,
+                o.ref() + " has " + live.get(o.id()) + " live payments"));
+        checks.add(oneLive);
+
+        Check oneRefund = new Check("one PSP refund per refund key (simulator create counts)");
+        for (RefundRow r : refunds) {
+            int created = counts.path(r.reference()).asInt(0);
+            oneRefund.check(created <= 1, r.key() + " created " + created);
+        }
+        checks.add(oneRefund);
+
+        Check refunded = new Check("refunded_amount = DONE refunds + open reservations <= paid_amount");
+        Map<Long, BigDecimal> reserved = new HashMap<>();
+        for (RefundRow r : refunds) {
+            if (!r.state().equals("FAILED")) {
+                reserved.merge(r.orderId(), r.amount(), BigDecimal::add);
+            }
+        }
+        for (OrderRow o : orders.values()) {
+            BigDecimal expected = reserved.getOrDefault(o.id(), BigDecimal.ZERO);
+            BigDecimal paid = o.paid() == null ? BigDecimal.ZERO : o.paid();
+            refunded.check(o.refunded().compareTo(expected) == 0 && o.refunded().compareTo(paid) <= 0,
+                    o.ref() + " refunded " + o.refunded() + " expected " + expected + " paid " + paid);
+        }
+        checks.add(refunded);
+
+        Check refundsAtPsp = new Check("settled: each refund's state agrees with the PSP's refund");
+        for (RefundRow r : refunds) {
+            JsonNode p = byReference.get(r.reference());
+            if (p == null) {
+                refundsAtPsp.check(!r.state().equals("DONE"), r.key() + " DONE but unknown to the PSP");
+                continue;
+            }
+            String state = p.path("state").asString();
+            boolean ok = state.equals("COMPLETED") ? r.state().equals("DONE")
+                    && decimal(p.path("amount")).compareTo(r.amount()) == 0
+                    : state.equals("DECLINED") || state.equals("CANCELLED") ? r.state().equals("FAILED")
+                    : !r.state().equals("FAILED");
+            refundsAtPsp.check(ok, r.key() + " " + r.state() + " but PSP " + state);
+        }
+        checks.add(refundsAtPsp);
+
+        Check open = new Check("settled: nothing IN_FLIGHT/UNKNOWN whose payment the PSP knows");
+        long unknownAtPsp = 0;
+        for (AttemptRow a : attempts) {
+            boolean isOpen = a.state().equals("IN_FLIGHT") || a.state().equals("UNKNOWN");
+            boolean known = byReference.containsKey(a.reference());
+            open.check(!(isOpen && known), "attempt " + a.reference() + " " + a.state());
+            unknownAtPsp += isOpen && !known ? 1 : 0;
+        }
+        for (RefundRow r : refunds) {
+            boolean isOpen = r.state().equals("IN_FLIGHT") || r.state().equals("UNKNOWN");
+            boolean known = byReference.containsKey(r.reference());
+            open.check(!(isOpen && known), "refund " + r.key() + " " + r.state());
+            unknownAtPsp += isOpen && !known ? 1 : 0;
+        }
+        for (String operation : openOperations) {
+            open.check(false, "operation " + operation);
+        }
+        open.checked += operationCount - openOperations.size();
+        checks.add(open);
+        facts.put("open attempts/refunds the PSP never saw (503 before create; stay UNKNOWN by design)", unknownAtPsp);
+
+        Check agrees = new Check("settled: order status agrees with the PSP state of its latest attempt");
+        Map<Long, AttemptRow> latest = new HashMap<>();
+        attempts.forEach(a -> latest.put(a.orderId(), a));
+        long skipped = 0;
+        for (OrderRow o : orders.values()) {
+            AttemptRow a = latest.get(o.id());
+            JsonNode p = a == null ? null : byReference.get(a.reference());
+            if (p == null) {
+                skipped++;
+                continue;
+            }
+            String state = p.path("state").asString();
+            boolean ok = switch (state) {
+                case "COMPLETED" -> o.status().equals("PAID") && p.path("id").asString().equals(o.paymentId())
+                        && o.paid() != null && o.paid().compareTo(decimal(p.path("amount"))) == 0;
+                case "AUTHORIZED" -> o.status().equals("AUTHORIZED");
+                case "DECLINED", "CANCELLED" -> o.status().equals("PAYMENT_FAILED");
+                default -> o.status().equals("AWAITING_PAYMENT") || o.status().equals("PROCESSING");
+            };
+            if (!ok) {
+                StringBuilder why = new StringBuilder(o.ref() + " is " + o.status() + " [" + o.detail() + "] but PSP "
+                        + state + "; attempts:");
+                attempts.stream().filter(x -> x.orderId() == o.id()).forEach(x -> {
+                    JsonNode px = byReference.get(x.reference());
+                    why.append(' ').append(x.reference()).append('=').append(x.state()).append('[').append(x.detail())
+                            .append("] psp ").append(px == null ? "none" : px.path("id").asString() + ":"
+                                    + px.path("state").asString());
+                });
+                agrees.violations.add(why.toString());
+            }
+            agrees.checked++;
+        }
+        checks.add(agrees);
+        facts.put("orders whose latest attempt never reached the PSP", skipped);
+
+        Check noDowngrade = new Check("no order downgraded (status sampled every 250 ms)");
+        noDowngrade.checked = orders.size();
+        noDowngrade.violations.addAll(downgrades);
+        checks.add(noDowngrade);
+
+        Check effects = new Check("settled: every PAID order has its order_paid effect, delivered");
+        for (OrderRow o : orders.values()) {
+            if (o.status().equals("PAID")) {
+                String key = o.paymentId() + ":order_paid";
+                effects.check("delivered".equals(outbox.get(key)), o.ref() + " effect " + key + " " + outbox.get(key));
+            }
+        }
+        outbox.forEach((key, state) -> effects.check(state.equals("delivered"), "outbox " + key + " " + state));
+        checks.add(effects);
+
+        Check once = new Check("every outbox effect reached the sink exactly once per Idempotency-Key");
+        Map<String, List<java.time.Instant>> atSink = new HashMap<>();
+        Map<String, Set<String>> bodies = new HashMap<>();
+        for (JsonNode r : sink) {
+            String key = r.path("idempotencyKey").asString(null);
+            if (key != null && !key.isEmpty()) {
+                atSink.computeIfAbsent(key, k -> new ArrayList<>())
+                        .add(java.time.Instant.parse(r.path("receivedAt").asString()));
+                bodies.computeIfAbsent(key, k -> new java.util.HashSet<>())
+                        .add(r.path("body").asString(""));
+            }
+        }
+        long killWindowResends = 0;
+        long ambiguousResends = 0;
+        long leaseLostResends = 0;
+        java.util.Set<String> leaseLost = leaseLostKeys();
+        for (String key : outbox.keySet()) {
+            List<java.time.Instant> times = atSink.getOrDefault(key, List.of());
+            if (times.size() > 1 && times.size() == 2 && bodies.get(key).size() == 1
+                    && killedRightAfter(times.get(0), times.get(1), kills)) {
+                // the documented window (docs/outbox.md): the sink accepted, the instance was SIGKILLed
+                // before the 'sent' record committed; the resend carries the same key and body
+                killWindowResends++;
+                once.checked++;
+                continue;
+            }
+            if (times.size() == 2 && bodies.get(key).size() == 1 && leaseLost.contains(key)) {
+                // the relay logged that the sink accepted it after its lease was lost (docs/outbox.md)
+                leaseLostResends++;
+                once.checked++;
+                continue;
+            }
+            if (times.size() > 1 && bodies.get(key).size() == 1
+                    && times.size() - 1 <= failedCalls.getOrDefault(key, 0)) {
+                // a call the relay saw fail (read timeout) that the sink had in fact accepted: the retry
+                // carries the same key — at-least-once, deduplicated by the consumer
+                ambiguousResends++;
+                once.checked++;
+                continue;
+            }
+            once.check(times.size() == 1, key + " reached the sink " + times.size() + " times (failed calls "
+                    + failedCalls.getOrDefault(key, 0) + ")");
+        }
+        facts.put("effects resent after a SIGKILL between sending and resending (same key; docs/outbox.md)",
+                killWindowResends);
+        facts.put("effects resent after a sink call that timed out but was accepted (same key)", ambiguousResends);
+        facts.put("effects resent after the relay lost its lease mid-send (same key, logged)", leaseLostResends);
+        Set<String> unknownKeys = new java.util.HashSet<>(atSink.keySet());
+        unknownKeys.removeAll(outbox.keySet());
+        unknownKeys.forEach(key -> once.check(false, key + " at the sink but in no outbox row"));
+        checks.add(once);
+
+        StripeInvariants.check(stripe.acked(), stripe.unacknowledged(), checks, facts);
+
+        facts.put("orders", (long) orders.size());
+        facts.put("checkout attempts", (long) attempts.size());
+        facts.put("refund keys", (long) refunds.size());
+        facts.put("capture/void operations", operationCount);
+        facts.put("PSP payments (simulator)", (long) simPayments.path("payments").size());
+        facts.put("webhook deliveries attempted (simulator)", (long) webhooks.size());
+        facts.put("outbox effects", (long) outbox.size());
+        facts.put("sink receptions", (long) sink.size());
+        facts.put("inbox receipts still unprocessed", unprocessedReceipts);
+        for (OrderRow o : orders.values()) {
+            facts.merge("orders " + o.status(), 1L, Long::sum);
+        }
+        for (AttemptRow a : attempts) {
+            facts.merge("attempts " + a.state(), 1L, Long::sum);
+        }
+        for (RefundRow r : refunds) {
+            facts.merge("refunds " + r.state(), 1L, Long::sum);
+        }
+        return new Result(checks, facts);
+    }
+
+    /** A SIGKILL between the first reception and the resend: the sender may have died before its record. */
+    private static boolean killedRightAfter(java.time.Instant first, java.time.Instant second,
+            List<java.time.Instant> kills) {
+        java.time.Instant from = first.isBefore(second) ? first : second;
+        java.time.Instant to = first.isBefore(second) ? second : first;
+        return kills.stream().anyMatch(k -> !k.isBefore(from) && !k.isAfter(to));
+    }
+
+    /** Keys the relay itself logged as "accepted by the sink after its lease was lost" (docs/outbox.md). */
+    static java.util.Set<String> leaseLostKeys() {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        java.util.regex.Pattern line = java.util.regex.Pattern.compile("\\((\\S+)\\) was accepted by the sink after its lease was lost");
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("target", "chaos"))) {
+            for (java.nio.file.Path file : files.filter(f -> f.toString().endsWith(".log")).toList()) {
+                try (var lines = java.nio.file.Files.lines(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                    lines.map(line::matcher).filter(java.util.regex.Matcher::find).forEach(m -> keys.add(m.group(1)));
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return keys;
+    }
+
+    private static BigDecimal decimal(JsonNode node) {
+        return node.isNumber() ? node.decimalValue() : new BigDecimal(node.asString());
+    }
+}

@@ -1,0 +1,95 @@
+package com.acme.payments.chaos;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Random;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Calls the service processes the way a shop would through a load balancer that does not hide failures:
+ * a call goes to one instance, and a dead or killed instance shows up as status {@code -1} (no answer).
+ */
+final class ServiceClient {
+
+    static final String SHOP_KEY = "test-shop-key";
+    static final String ADMIN_KEY = "test-admin-key";
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(1)).followRedirects(HttpClient.Redirect.NEVER).build();
+
+    private final ServiceProcesses services;
+
+    ServiceClient(ServiceProcesses services) {
+        this.services = services;
+    }
+
+    /** An answer; status -1 when none came (refused, reset, timed out). */
+    record Answer(int status, String body, String retryAfter, int instance) {
+
+        boolean answered() {
+            return status > 0;
+        }
+
+        JsonNode json() {
+            try {
+                return ChaosSimulator.JSON.readTree(body);
+            } catch (RuntimeException e) {
+                return ChaosSimulator.JSON.createObjectNode();
+            }
+        }
+
+        String problem() {
+            String type = json().path("type").asString("");
+            return type.substring(type.lastIndexOf('/') + 1);
+        }
+    }
+
+    int instances() {
+        return services.count();
+    }
+
+    int randomInstance(Random random) {
+        return random.nextInt(services.count());
+    }
+
+    /** A Stripe webhook delivery: no bearer, the signature header instead. */
+    Answer stripe(int instance, String body, String signature) {
+        return send(instance, HttpRequest.newBuilder(URI.create(services.url(instance) + "/webhooks/stripe"))
+                .timeout(Duration.ofSeconds(15))
+                .header("Content-Type", "application/json")
+                .header("Stripe-Signature", signature)
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    Answer call(int instance, String method, String path, String bearer, String idempotencyKey, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.url(instance) + path))
+                .timeout(Duration.ofSeconds(15))
+                .header("Authorization", "Bearer " + bearer)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        if (idempotencyKey != null) {
+            request.header("Idempotency-Key", idempotencyKey);
+        }
+        return send(instance, request);
+    }
+
+    private static Answer send(int instance, HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> r = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Answer(r.statusCode(), r.body(), r.headers().firstValue("Retry-After").orElse(null), instance);
+        } catch (IOException e) {
+            return new Answer(-1, e.toString(), null, instance);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Answer(-1, "interrupted", null, instance);
+        }
+    }
+}

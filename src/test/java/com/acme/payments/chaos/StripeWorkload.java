@@ -1,0 +1,177 @@
+package com.acme.payments.chaos;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.acme.payments.chaos.ServiceClient.Answer;
+import com.acme.payments.stripe.StripeFixtures;
+
+/**
+ * Stripe as a sender: per subscriber a paid subscription checkout and one to four paid cycle invoices,
+ * sent in shuffled order, often redelivered in parallel to another instance, each retried (as Stripe
+ * does) until some instance answers 2xx. Some events first get a {@code processing} claim of a "killed
+ * worker" written straight into the idempotency store, so the service must wait out the claim expiry
+ * and take it over. What was acknowledged is what the invariants expect to be granted.
+ */
+final class StripeWorkload {
+
+    /** An event Stripe considers delivered (a 2xx came back). */
+    record Acked(String eventId, String type, String userId, String subscriptionId, Long periodStart) {
+    }
+
+    private final ServiceClient client;
+    private final long seed;
+    private final Tally tally;
+    private final Tally faults;
+    private final AtomicBoolean creating = new AtomicBoolean(true);
+    private final AtomicInteger subscriberNumber = new AtomicInteger();
+    private final List<Acked> acked = new CopyOnWriteArrayList<>();
+    private final List<String> unacknowledged = new CopyOnWriteArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final ExecutorService redeliveries = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "chaos-stripe-redelivery");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile long giveUpAt = Long.MAX_VALUE;
+
+    StripeWorkload(ServiceClient client, long seed, Tally tally, Tally faults) {
+        this.client = client;
+        this.seed = seed;
+        this.tally = tally;
+        this.faults = faults;
+    }
+
+    List<Acked> acked() {
+        return acked;
+    }
+
+    List<String> unacknowledged() {
+        return unacknowledged;
+    }
+
+    void start(int senders) {
+        for (int i = 0; i < senders; i++) {
+            Random random = new Random(seed * 131 + i);
+            Thread thread = new Thread(() -> {
+                while (creating.get()) {
+                    subscriber(random);
+                }
+            }, "chaos-stripe-" + i);
+            thread.setDaemon(true);
+            threads.add(thread);
+            thread.start();
+        }
+    }
+
+    /** No new subscribers; events already started are still retried until acknowledged. */
+    void stopCreating() {
+        creating.set(false);
+    }
+
+    /** Waits for every started event to be acknowledged, at most {@code timeout}. */
+    void finish(Duration timeout) throws InterruptedException {
+        giveUpAt = System.nanoTime() + timeout.toNanos();
+        for (Thread thread : threads) {
+            thread.join(timeout.toMillis() + 30_000);
+        }
+        redeliveries.shutdownNow();
+    }
+
+    private void subscriber(Random random) {
+        int n = subscriberNumber.incrementAndGet();
+        String tag = Long.toHexString(seed) + "_" + n;
+        String userId = "user_chaos_" + tag;
+        String subscriptionId = "sub_chaos_" + tag;
+        List<String[]> events = new ArrayList<>();
+        String checkoutId = "evt_chaos_co_" + tag;
+        events.add(new String[] {checkoutId, "checkout.session.completed", StripeFixtures.event(checkoutId,
+                "checkout.session.completed", StripeFixtures.session("cs_chaos_" + tag, "subscription", "paid",
+                        userId, subscriptionId, null, 2900, null)), null});
+        int cycles = 1 + random.nextInt(4);
+        for (int c = 1; c <= cycles; c++) {
+            String eventId = "evt_chaos_in_" + tag + "_" + c;
+            long start = StripeFixtures.month(c);
+            events.add(new String[] {eventId, "invoice.paid", StripeFixtures.event(eventId, "invoice.paid",
+                    StripeFixtures.invoice("in_chaos_" + tag + "_" + c, "subscription_cycle", subscriptionId, userId,
+                            start, StripeFixtures.month(c + 1), 2900, "conv_" + eventId)), String.valueOf(start)});
+        }
+        Collections.shuffle(events, random);
+        tally.add("stripe.subscribers");
+        for (String[] event : events) {
+            if (random.nextDouble() < 0.1) {
+                leaveProcessingClaim(event[0], event[1]);
+            }
+            deliver(random, event[0], event[1], event[2]);
+            if (!unacknowledged.contains(event[0])) {
+                acked.add(new Acked(event[0], event[1], userId, subscriptionId,
+                        event[3] == null ? null : Long.valueOf(event[3])));
+            }
+        }
+    }
+
+    /** A worker that claimed the event and was killed before its transaction: the claim stays processing. */
+    private void leaveProcessingClaim(String eventId, String type) {
+        try (Connection c = TestDatabaseName.connect(); PreparedStatement s = c.prepareStatement("""
+                INSERT INTO processed_webhook_events (id, source, event_type, claim_token)
+                VALUES (?, 'stripe', ?, 'killed-worker') ON CONFLICT DO NOTHING""")) {
+            s.setString(1, eventId);
+            s.setString(2, type);
+            s.executeUpdate();
+            faults.add("stripe-claim-left-processing");
+        } catch (Exception e) {
+            faults.add("stripe-claim-left-processing.error");
+        }
+    }
+
+    private void deliver(Random random, String eventId, String type, String body) {
+        tally.add("stripe.events." + type);
+        while (true) {
+            if (random.nextDouble() < 0.4) {
+                tally.add("stripe.redelivered-in-parallel");
+                int other = client.randomInstance(random);
+                CompletableFuture<Answer> twin = CompletableFuture.supplyAsync(() -> send(other, body), redeliveries);
+                boolean ok = note(send(client.randomInstance(random), body));
+                ok |= note(twin.join());
+                if (ok) {
+                    return;
+                }
+            } else if (note(send(client.randomInstance(random), body))) {
+                if (random.nextDouble() < 0.2) {
+                    tally.add("stripe.redelivered-after-ack");
+                    note(send(client.randomInstance(random), body));
+                }
+                return;
+            }
+            if (System.nanoTime() > giveUpAt) {
+                unacknowledged.add(eventId);
+                return;
+            }
+            ServiceProcesses.sleep(300 + random.nextInt(700));
+        }
+    }
+
+    private Answer send(int instance, String body) {
+        long now = System.currentTimeMillis() / 1000;
+        return client.stripe(instance, body, StripeFixtures.signature(body, now, StripeFixtures.SECRET));
+    }
+
+    private boolean note(Answer a) {
+        String what = !a.answered() ? "none"
+                : a.status() == 200 && a.json().path("duplicate").asBoolean(false) ? "200 duplicate"
+                : a.status() + (a.status() == 200 ? "" : " " + a.problem());
+        tally.add("stripe.answer." + what);
+        return a.status() >= 200 && a.status() < 300;
+    }
+}

@@ -1,0 +1,246 @@
+package com.acme.payments.chaos;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.acme.payments.chaos.ServiceClient.Answer;
+
+/**
+ * Shoppers, each a thread with its own seeded random: create an order, check out (often with a
+ * double-click on two instances), press pay / decline / authorize on the hosted page (or nothing), come
+ * back, capture or void an authorization, retry after a decline, and refund with fresh keys, replayed
+ * keys, keys sent to two instances at once and keys reused for another amount.
+ * Every answer is tolerated — the verdict comes from the invariants, not from the answers.
+ */
+final class Workload {
+
+    private final ServiceClient client;
+    private final ChaosSimulator sim;
+    private final long seed;
+    private final Tally tally = new Tally();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicInteger orderNumber = new AtomicInteger();
+    private final ExecutorService clicks = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "chaos-double-click");
+        t.setDaemon(true);
+        return t;
+    });
+    private final List<Thread> threads = new ArrayList<>();
+
+    Workload(ServiceClient client, ChaosSimulator sim, long seed) {
+        this.client = client;
+        this.sim = sim;
+        this.seed = seed;
+    }
+
+    Tally tally() {
+        return tally;
+    }
+
+    void start(int shoppers) {
+        for (int i = 0; i < shoppers; i++) {
+            Random random = new Random(seed * 31 + i);
+            Thread thread = new Thread(() -> shop(random), "chaos-shopper-" + i);
+            thread.setDaemon(true);
+            threads.add(thread);
+            thread.start();
+        }
+    }
+
+    void stop() throws InterruptedException {
+        running.set(false);
+        for (Thread thread : threads) {
+            thread.join(60_000);
+        }
+        clicks.shutdownNow();
+    }
+
+    private void shop(Random random) {
+        while (running.get()) {
+            try {
+                order(random);
+            } catch (RuntimeException e) {
+                tally.add("workload.error." + e.getClass().getSimpleName());
+            }
+        }
+    }
+
+    private void order(Random random) {
+        String orderRef = "chaos-" + Long.toHexString(seed) + "-" + orderNumber.incrementAndGet();
+        BigDecimal amount = BigDecimal.valueOf(500 + random.nextInt(20_000), 2);
+        String body = """
+                {"orderRef":"%s","amount":"%s","currency":"EUR","customer":{"referenceId":"c-%s","email":"c@example.com"}}"""
+                .formatted(orderRef, amount.toPlainString(), orderRef);
+        if (!retry(random, 8, () -> anyInstance(random, "POST", "/api/orders", ServiceClient.SHOP_KEY, null, body),
+                a -> a.status() == 200 || a.status() == 201)) {
+            tally.add("order.create.gave-up");
+            return;
+        }
+        tally.add("orders");
+        for (int round = 0; round < 3 && running.get(); round++) {
+            String paymentId = checkout(random, orderRef);
+            if (paymentId == null) {
+                return;
+            }
+            double dice = random.nextDouble();
+            String button = dice < 0.55 ? "pay" : dice < 0.75 ? "authorize" : dice < 0.92 ? "decline" : null;
+            if (button == null) {
+                tally.add("hosted.left-open");
+                return;
+            }
+            int clicked = sim.click(paymentId, button);
+            tally.add("hosted." + button + (clicked == 303 ? "" : ".refused-" + clicked));
+            if (random.nextBoolean()) {
+                anyInstance(random, "GET", "/api/orders/" + orderRef + "/return", ServiceClient.SHOP_KEY, null, null);
+                tally.add("return");
+            }
+            if (button.equals("decline")) {
+                if (random.nextDouble() < 0.6) {
+                    tally.add("checkout.retry-after-decline");
+                    continue;
+                }
+                return;
+            }
+            if (button.equals("authorize")) {
+                double next = random.nextDouble();
+                if (next < 0.45) {
+                    captureOrVoid(random, orderRef, "capture");
+                    refunds(random, orderRef, amount);
+                } else if (next < 0.75) {
+                    captureOrVoid(random, orderRef, "void");
+                }
+                return;
+            }
+            refunds(random, orderRef, amount);
+            return;
+        }
+    }
+
+    /** Checkout until a hosted page comes back (its payment id), or gives up (null). */
+    private String checkout(Random random, String orderRef) {
+        String path = "/api/orders/" + orderRef + "/checkout";
+        for (int tries = 0; tries < 8 && running.get(); tries++) {
+            List<Answer> answers = new ArrayList<>();
+            if (random.nextDouble() < 0.5) {
+                tally.add("checkout.double-click");
+                int first = client.randomInstance(random);
+                int second = (first + 1) % Math.max(1, countInstances());
+                CompletableFuture<Answer> other = CompletableFuture.supplyAsync(
+                        () -> client.call(second, "POST", path, ServiceClient.SHOP_KEY, null, null), clicks);
+                answers.add(client.call(first, "POST", path, ServiceClient.SHOP_KEY, null, null));
+                answers.add(other.join());
+            } else {
+                answers.add(client.call(client.randomInstance(random), "POST", path, ServiceClient.SHOP_KEY, null, null));
+            }
+            tally.add("checkout.calls");
+            String paymentId = null;
+            boolean finished = false;
+            for (Answer a : answers) {
+                tally.add("checkout.answer." + (a.answered() ? a.status() + " " + a.problem() : "none"));
+                if (a.status() == 200) {
+                    String redirect = a.json().path("redirectUrl").asString("");
+                    paymentId = redirect.substring(redirect.lastIndexOf('/') + 1);
+                } else if (a.status() == 422 || a.status() == 409 && a.problem().equals("order-not-payable")) {
+                    finished = true;
+                }
+            }
+            if (paymentId != null && !paymentId.isEmpty()) {
+                return paymentId;
+            }
+            if (finished) {
+                return null;
+            }
+            pause(random, 300, 1200);
+        }
+        tally.add("checkout.gave-up");
+        return null;
+    }
+
+    private void captureOrVoid(Random random, String orderRef, String what) {
+        String path = "/api/orders/" + orderRef + "/" + what;
+        retry(random, 6, () -> {
+            Answer a = anyInstance(random, "POST", path, ServiceClient.ADMIN_KEY, null, null);
+            tally.add(what + ".answer." + (a.answered() ? a.status() + " " + a.problem() : "none"));
+            return a;
+        }, a -> a.status() == 200 || a.status() == 409 && a.problem().equals("order-not-authorized")
+                || a.status() == 502);
+    }
+
+    private void refunds(Random random, String orderRef, BigDecimal amount) {
+        int count = random.nextInt(4);
+        String path = "/api/orders/" + orderRef + "/refunds";
+        for (int i = 0; i < count && running.get(); i++) {
+            String key = "rf-" + UUID.randomUUID();
+            BigDecimal part = amount.multiply(BigDecimal.valueOf(5 + random.nextInt(55), 2))
+                    .setScale(2, RoundingMode.DOWN).max(new BigDecimal("0.01"));
+            String body = "{\"amount\":\"" + part.toPlainString() + "\",\"currency\":\"EUR\"}";
+            tally.add("refund.keys");
+            if (random.nextDouble() < 0.3) {
+                tally.add("refund.same-key-two-instances");
+                int first = client.randomInstance(random);
+                int second = (first + 1) % Math.max(1, countInstances());
+                CompletableFuture<Answer> other = CompletableFuture.supplyAsync(
+                        () -> client.call(second, "POST", path, ServiceClient.ADMIN_KEY, key, body), clicks);
+                note(client.call(first, "POST", path, ServiceClient.ADMIN_KEY, key, body));
+                note(other.join());
+            }
+            retry(random, 5, () -> note(anyInstance(random, "POST", path, ServiceClient.ADMIN_KEY, key, body)),
+                    a -> a.status() == 200 || a.status() == 201 || a.status() == 422 || a.status() == 409
+                            && !a.problem().equals("refund-outcome-unknown"));
+            if (random.nextDouble() < 0.3) {
+                tally.add("refund.replayed-key");
+                note(anyInstance(random, "POST", path, ServiceClient.ADMIN_KEY, key, body));
+            }
+            if (random.nextDouble() < 0.1) {
+                tally.add("refund.key-reused-other-amount");
+                note(anyInstance(random, "POST", path, ServiceClient.ADMIN_KEY, key,
+                        "{\"amount\":\"" + part.add(BigDecimal.ONE).toPlainString() + "\",\"currency\":\"EUR\"}"));
+            }
+        }
+    }
+
+    private Answer note(Answer a) {
+        tally.add("refund.answer." + (a.answered() ? a.status() + " " + a.problem() : "none"));
+        return a;
+    }
+
+    private int countInstances() {
+        return client.instances();
+    }
+
+    /** One call to a random instance; a missing answer is retried once on another instance. */
+    private Answer anyInstance(Random random, String method, String path, String bearer, String key, String body) {
+        int instance = client.randomInstance(random);
+        Answer a = client.call(instance, method, path, bearer, key, body);
+        if (!a.answered()) {
+            tally.add("call.no-answer");
+            a = client.call((instance + 1) % countInstances(), method, path, bearer, key, body);
+        }
+        return a;
+    }
+
+    private boolean retry(Random random, int times, java.util.function.Supplier<Answer> call,
+            java.util.function.Predicate<Answer> done) {
+        for (int i = 0; i < times && running.get(); i++) {
+            Answer a = call.get();
+            if (done.test(a)) {
+                return true;
+            }
+            pause(random, 300, 1200);
+        }
+        return false;
+    }
+
+    private static void pause(Random random, int min, int max) {
+        ServiceProcesses.sleep(min + random.nextInt(max - min));
+    }
+}
