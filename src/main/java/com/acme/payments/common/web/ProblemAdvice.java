@@ -17,6 +17,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -52,7 +53,9 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler({ CannotGetJdbcConnectionException.class, DataAccessResourceFailureException.class,
-            TransientDataAccessResourceException.class, CannotCreateTransactionException.class })
+            TransientDataAccessResourceException.class, CannotCreateTransactionException.class,
+            TransactionSystemException.class })
+    // a connection lost at commit (TransactionSystemException) is the same answer: retry; every write is idempotent
     ResponseEntity<ProblemDetail> onDatabaseUnavailable(Exception ex) {
         log.warn("database unavailable: {}", ex.getClass().getSimpleName());
         return simple(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable", "Database unavailable",
