@@ -1,0 +1,52 @@
+package com.acme.payments.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.acme.payments.support.IntegrationTest;
+import com.acme.payments.support.Shop;
+
+/** The defects the hostile-input fuzz found, one scenario each, pinned. */
+class HostileInputRegressionIntegrationTests extends IntegrationTest {
+
+    @Autowired
+    JdbcClient jdbc;
+
+    private RawHttp.Response createOrder(String orderRef, String referenceIdJson) {
+        byte[] body = ("{\"orderRef\":\"" + orderRef + "\",\"amount\":\"10.00\",\"currency\":\"EUR\","
+                + "\"customer\":{\"referenceId\":" + referenceIdJson + "}}").getBytes(StandardCharsets.UTF_8);
+        return new RawHttp(port).send("POST", "/api/orders", Map.of("Authorization", "Bearer " + Shop.SHOP_KEY), body);
+    }
+
+    private int orders(String orderRef) {
+        return jdbc.sql("SELECT count(*) FROM orders WHERE order_ref = :ref").param("ref", orderRef)
+                .query(Integer.class).single();
+    }
+
+    @Test
+    @DisplayName("a NUL in a request's text is a 400 validation problem, not a 500 from PostgreSQL")
+    void nulInTextIs400() {
+        String ref = Shop.newOrderRef();
+        RawHttp.Response response = createOrder(ref, "\"cust\\u0000one\"");
+        assertThat(response.status()).as(response.body()).isEqualTo(400);
+        assertThat(response.body()).contains("customer.referenceId");
+        assertThat(orders(ref)).isZero();
+    }
+
+    @Test
+    @DisplayName("a lone surrogate in a request's text is a 400, not an order stored with '?'")
+    void loneSurrogateInTextIs400() {
+        String ref = Shop.newOrderRef();
+        RawHttp.Response response = createOrder(ref, "\"cust\\ud800\"");
+        assertThat(response.status()).as(response.body()).isEqualTo(400);
+        assertThat(orders(ref)).isZero();
+    }
+
+}
