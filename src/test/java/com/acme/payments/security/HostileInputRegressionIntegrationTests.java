@@ -49,4 +49,18 @@ class HostileInputRegressionIntegrationTests extends IntegrationTest {
         assertThat(orders(ref)).isZero();
     }
 
+    @Test
+    @DisplayName("a signed PSP webhook whose id holds a NUL or a lone surrogate is a 400 and leaves no receipt")
+    void signedWebhookWithUnstorableTextIs400() {
+        for (String id : new String[] { "pay\\u0000x", "pay\\udc00x" }) {
+            String body = "{\"id\":\"" + id + "\",\"state\":\"COMPLETED\",\"amount\":\"10.00\",\"currency\":\"EUR\"}";
+            String signature = com.acme.payments.support.PspFixtures.hmacHex(body);
+            long before = jdbc.sql("SELECT count(*) FROM psp_webhook_event").query(Long.class).single();
+            RawHttp.Response response = new RawHttp(port).send("POST", "/webhooks/psp", Map.of("Signature", signature),
+                    body.getBytes(StandardCharsets.UTF_8));
+            assertThat(response.status()).as(id + " " + response.body()).isEqualTo(400);
+            assertThat(jdbc.sql("SELECT count(*) FROM psp_webhook_event").query(Long.class).single()).isEqualTo(before);
+        }
+    }
+
 }
