@@ -63,4 +63,20 @@ class HostileInputRegressionIntegrationTests extends IntegrationTest {
         }
     }
 
+    @Test
+    @DisplayName("requests Tomcat refuses itself (encoded slash, %00, 10 KB header) still get a problem body")
+    void tomcatRefusalsAreProblems() {
+        RawHttp raw = new RawHttp(port);
+        Map<String, String> shop = Map.of("Authorization", "Bearer " + Shop.SHOP_KEY);
+        for (RawHttp.Response response : new RawHttp.Response[] {
+                raw.send("GET", "/api/orders/a%2Fb", shop, null),
+                raw.send("GET", "/api/orders/a%00b", shop, null),
+                raw.send("GET", "/api/orders/%zz", shop, null),
+                raw.send("GET", "/api/orders/" + "a".repeat(10 * 1024), shop, null),
+                raw.send("GET", "/api/orders/x", Map.of("Authorization", "Bearer " + "k".repeat(10 * 1024)), null) }) {
+            assertThat(response.status()).isEqualTo(400);
+            assertThat(response.contentType()).startsWith("application/problem+json");
+            assertThat(response.body()).contains("\"status\":400").doesNotContain("Exception").doesNotContain("<html");
+        }
+    }
 }
