@@ -50,6 +50,18 @@ class HostileInputRegressionIntegrationTests extends IntegrationTest {
     }
 
     @Test
+    @DisplayName("an amount whose exponent is out of range (1e-2147483648) is a 400, not a 500")
+    void exponentOutOfRangeIs400() {
+        String ref = Shop.newOrderRef();
+        byte[] body = ("{\"orderRef\":\"" + ref + "\",\"amount\":1e-2147483648,\"currency\":\"EUR\","
+                + "\"customer\":{\"referenceId\":\"c\"}}").getBytes(StandardCharsets.UTF_8);
+        RawHttp.Response response = new RawHttp(port).send("POST", "/api/orders",
+                Map.of("Authorization", "Bearer " + Shop.SHOP_KEY), body);
+        assertThat(response.status()).as(response.body()).isEqualTo(400);
+        assertThat(orders(ref)).isZero();
+    }
+
+    @Test
     @DisplayName("a signed PSP webhook whose id holds a NUL or a lone surrogate is a 400 and leaves no receipt")
     void signedWebhookWithUnstorableTextIs400() {
         for (String id : new String[] { "pay\\u0000x", "pay\\udc00x" }) {

@@ -46,6 +46,9 @@ public class JsonBodies {
         try {
             requireStorableText(json.readTree(body), "");
             value = json.readValue(body, type);
+        } catch (NumberFormatException e) {
+            // the tree reads every float as BigDecimal: an exponent out of int range fails outside Jackson's types
+            throw new Problems.MalformedBody("The request body holds a number out of range.");
         } catch (JacksonException e) {
             if (!e.getPath().isEmpty()) {
                 throw Problems.ValidationFailed.of(fieldPath(e.getPath()), "has the wrong type or format");
