@@ -12,5 +12,6 @@ final class DevSettings {
         dev.put("payments.outbox.sinks.notify-url", simUrl + "/sink/notify");
         dev.put("payments.outbox.sinks.conversion-url", simUrl + "/sink/conversion");
         dev.put("payments.outbox.sinks.fulfilment-url", simUrl + "/sink/fulfilment");
+        dev.put("stripe.webhook-secret", stripeSecret);
     }
 }

@@ -1,0 +1,91 @@
+package com.acme.payments.billing;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import com.acme.payments.billing.GrantStore.Grant;
+import com.acme.payments.billing.PurchaseStore.Purchase;
+import com.acme.payments.billing.SubscriptionStore.Subscription;
+import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.web.Problems;
+
+/** The billing read API and "sync now", for operators (admin key). Period fields are epoch seconds. */
+@RestController
+@RequestMapping("/api/billing")
+class BillingController {
+
+    private final SubscriptionStore subscriptions;
+    private final GrantStore grants;
+    private final UserStore users;
+    private final PurchaseStore purchases;
+    private final ReconciliationOrchestrator reconciliation;
+
+    BillingController(SubscriptionStore subscriptions, GrantStore grants, UserStore users, PurchaseStore purchases,
+            ReconciliationOrchestrator reconciliation) {
+        this.subscriptions = subscriptions;
+        this.grants = grants;
+        this.users = users;
+        this.purchases = purchases;
+        this.reconciliation = reconciliation;
+    }
+
+    @GetMapping("/subscriptions/{subscriptionId}")
+    Subscription subscription(@PathVariable String subscriptionId, Caller caller) {
+        caller.requireAdmin();
+        return find(subscriptionId);
+    }
+
+    @GetMapping("/subscriptions/{subscriptionId}/grants")
+    List<GrantView> grants(@PathVariable String subscriptionId, Caller caller) {
+        caller.requireAdmin();
+        find(subscriptionId);
+        return grants.list(subscriptionId).stream().map(GrantView::of).toList();
+    }
+
+    @GetMapping("/users/{userId}")
+    UserView user(@PathVariable String userId, Caller caller) {
+        caller.requireAdmin();
+        UserStore.User user = users.find(userId).orElseThrow(() -> new Problems.NotFound("User " + userId));
+        return new UserView(user.userId(), user.credits(), subscriptions.openOf(userId));
+    }
+
+    @GetMapping("/purchases/{paymentIntentId}")
+    PurchaseView purchase(@PathVariable String paymentIntentId, Caller caller) {
+        caller.requireAdmin();
+        Purchase p = purchases.find(paymentIntentId)
+                .orElseThrow(() -> new Problems.NotFound("Purchase " + paymentIntentId));
+        return new PurchaseView(p.paymentIntentId(), p.userId(), p.productId(), p.amount(), p.currency(),
+                p.refundedTotal());
+    }
+
+    @PostMapping("/subscriptions/{subscriptionId}/sync")
+    Map<String, List<Long>> sync(@PathVariable String subscriptionId, Caller caller) {
+        caller.requireAdmin();
+        return Map.of("granted", reconciliation.sync(subscriptionId));
+    }
+
+    private Subscription find(String subscriptionId) {
+        return subscriptions.find(subscriptionId)
+                .orElseThrow(() -> new Problems.NotFound("Subscription " + subscriptionId));
+    }
+
+    record GrantView(Long periodStart, Long periodEnd, String source, String eventId, Instant grantedAt) {
+        static GrantView of(Grant g) {
+            return new GrantView(g.periodStart(), g.periodEnd(), g.source(), g.eventId(), g.grantedAt());
+        }
+    }
+
+    record UserView(String userId, long credits, List<Subscription> activeSubscriptions) {
+    }
+
+    record PurchaseView(String paymentIntentId, String userId, String productId, long amount, String currency,
+            long refundedTotal) {
+    }
+}

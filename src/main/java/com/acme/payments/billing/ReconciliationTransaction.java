@@ -1,0 +1,26 @@
+package com.acme.payments.billing;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Isolation;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.acme.payments.billing.Entitlements.PeriodPayment;
+
+/**
+ * One reconciled period per transaction, at the same isolation as the webhook's, through the same
+ * grant path. There is no event id and no claim: only the ledger's unique key decides.
+ */
+@Component
+class ReconciliationTransaction {
+
+    private final Entitlements entitlements;
+
+    ReconciliationTransaction(Entitlements entitlements) {
+        this.entitlements = entitlements;
+    }
+
+    @Transactional(isolation = Isolation.SERIALIZABLE)
+    public boolean grant(PeriodPayment payment) {
+        return entitlements.grantPeriod(payment);
+    }
+}

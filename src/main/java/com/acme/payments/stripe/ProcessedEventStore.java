@@ -1,0 +1,152 @@
+package com.acme.payments.stripe;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.acme.payments.common.security.Secrets;
+
+/**
+ * The idempotency store of Stripe events: receipt ({@code processing}) is not completion
+ * ({@code completed}). The database's {@code now()} is the only clock here, so every instance agrees
+ * on a claim's age. Each claim carries a fresh token; completion and release check it, so a worker
+ * that lost its claim to a takeover can neither complete nor release the new owner's claim.
+ */
+@Repository
+@Transactional
+class ProcessedEventStore {
+
+    private static final String INSERT = """
+            INSERT INTO processed_webhook_events (id, source, event_type, claim_token)
+            VALUES (:id, 'stripe', :type, :token)
+            ON CONFLICT (id) DO NOTHING
+            """;
+    private static final String READ = """
+            SELECT state,
+                   claimed_at < now() - :expiryMs * INTERVAL '1 millisecond' AS expired,
+                   CEIL(EXTRACT(EPOCH FROM (claimed_at + :expiryMs * INTERVAL '1 millisecond' - now())))::bigint
+                       AS seconds_left
+            FROM processed_webhook_events
+            WHERE id = :id
+            """;
+    private static final String TAKE_OVER = """
+            UPDATE processed_webhook_events
+            SET claimed_at = now(), claim_token = :token
+            WHERE id = :id AND state = 'processing'
+              AND claimed_at < now() - :expiryMs * INTERVAL '1 millisecond'
+            """;
+    private static final String COMPLETE = """
+            UPDATE processed_webhook_events
+            SET state = 'completed', completed_at = now()
+            WHERE id = :id AND state = 'processing' AND claim_token = :token
+            """;
+    private static final String RELEASE = """
+            DELETE FROM processed_webhook_events
+            WHERE id = :id AND state = 'processing' AND claim_token = :token
+            """;
+    private static final String PRUNE = """
+            DELETE FROM processed_webhook_events
+            WHERE id IN (SELECT id FROM processed_webhook_events
+                         WHERE state = 'completed'
+                           AND completed_at < now() - :retentionMs * INTERVAL '1 millisecond'
+                         LIMIT :batch
+                         FOR UPDATE SKIP LOCKED)
+            """;
+
+    private static final int CLAIM_ROUNDS = 3;
+
+    private final JdbcClient jdbc;
+    private final long expiryMs;
+
+    ProcessedEventStore(JdbcClient jdbc, StripeProperties properties) {
+        this.jdbc = jdbc;
+        this.expiryMs = properties.claimExpiry().toMillis();
+    }
+
+    /**
+     * Claims the event. A conflicting row answers by its state, never by its mere existence:
+     * completed → duplicate; processing inside the expiry → in flight; processing past the expiry →
+     * taken over by one conditional update (one row: ours; zero: somebody beat us, read again).
+     */
+    Claim claim(String eventId, String eventType) {
+        for (int round = 0; round < CLAIM_ROUNDS; round++) {
+            String token = Secrets.newToken();
+            int inserted = jdbc.sql(INSERT).param("id", eventId).param("type", eventType).param("token", token)
+                    .update();
+            if (inserted == 1) {
+                return new Claim(Claim.Status.CLAIMED, eventId, token, 0);
+            }
+            Optional<Existing> existing = read(eventId);
+            if (existing.isEmpty()) {
+                continue; // released between our insert and our read: try the insert again
+            }
+            Existing row = existing.get();
+            if (row.state().equals("completed")) {
+                return new Claim(Claim.Status.DUPLICATE, eventId, null, 0);
+            }
+            if (!row.expired()) {
+                return new Claim(Claim.Status.IN_FLIGHT, eventId, null, row.secondsLeft());
+            }
+            int taken = jdbc.sql(TAKE_OVER).param("id", eventId).param("token", token).param("expiryMs", expiryMs)
+                    .update();
+            if (taken == 1) {
+                return new Claim(Claim.Status.TAKEN_OVER, eventId, token, 0);
+            }
+            if (taken > 1) {
+                throw new IllegalStateException("takeover of " + eventId + " updated " + taken + " rows");
+            }
+            // zero rows: another worker took it over or completed it first; read the new state
+        }
+        return new Claim(Claim.Status.IN_FLIGHT, eventId, null, 1);
+    }
+
+    /** The completion mark; joins the business transaction, so completed means the business write committed. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    boolean complete(Claim claim) {
+        int rows = jdbc.sql(COMPLETE).param("id", claim.eventId()).param("token", claim.token()).update();
+        if (rows > 1) {
+            throw new IllegalStateException("completion of " + claim.eventId() + " updated " + rows + " rows");
+        }
+        return rows == 1;
+    }
+
+    /** Gives the event back after a failure so the redelivery is let in; only our own processing claim. */
+    boolean release(Claim claim) {
+        int rows = jdbc.sql(RELEASE).param("id", claim.eventId()).param("token", claim.token()).update();
+        if (rows > 1) {
+            throw new IllegalStateException("release of " + claim.eventId() + " deleted " + rows + " rows");
+        }
+        return rows == 1;
+    }
+
+    /** Deletes one batch of completed rows older than the retention; returns how many. */
+    int pruneCompleted(Duration retention, int batch) {
+        return jdbc.sql(PRUNE).param("retentionMs", retention.toMillis()).param("batch", batch).update();
+    }
+
+    private Optional<Existing> read(String eventId) {
+        return jdbc.sql(READ).param("id", eventId).param("expiryMs", expiryMs)
+                .query((rs, n) -> new Existing(rs.getString("state"), rs.getBoolean("expired"),
+                        rs.getLong("seconds_left")))
+                .optional();
+    }
+
+    private record Existing(String state, boolean expired, long secondsLeft) {
+    }
+
+    /** The answer of a claim; {@code token} is set when the event is ours to process. */
+    record Claim(Status status, String eventId, String token, long secondsLeft) {
+
+        enum Status {
+            CLAIMED, TAKEN_OVER, DUPLICATE, IN_FLIGHT
+        }
+
+        boolean ours() {
+            return status == Status.CLAIMED || status == Status.TAKEN_OVER;
+        }
+    }
+}

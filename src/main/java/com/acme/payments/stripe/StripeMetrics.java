@@ -1,0 +1,48 @@
+package com.acme.payments.stripe;
+
+import java.util.Set;
+
+import org.springframework.stereotype.Component;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Stripe webhook meters: {@code stripe.webhook.events} by {@code type} (the handled types, else
+ * {@code other}) and {@code outcome}; {@code stripe.claim.takeovers}; {@code stripe.claim.in_flight};
+ * {@code stripe.transaction.retries}.
+ */
+@Component
+class StripeMetrics {
+
+    private final MeterRegistry registry;
+    private final Set<String> knownTypes;
+    private final Counter takeovers;
+    private final Counter inFlight;
+
+    StripeMetrics(MeterRegistry registry, StripeEventHandler handler) {
+        this.registry = registry;
+        this.knownTypes = Set.copyOf(handler.handledTypes());
+        this.takeovers = Counter.builder("stripe.claim.takeovers")
+                .description("Expired processing claims taken over by another delivery").register(registry);
+        this.inFlight = Counter.builder("stripe.claim.in_flight")
+                .description("Deliveries refused with 503 because another worker holds a live claim")
+                .register(registry);
+    }
+
+    void event(String type, String outcome) {
+        Counter.builder("stripe.webhook.events")
+                .description("Stripe webhook deliveries by event type and outcome")
+                .tag("type", type != null && knownTypes.contains(type) ? type : "other")
+                .tag("outcome", outcome)
+                .register(registry).increment();
+    }
+
+    void takeover() {
+        takeovers.increment();
+    }
+
+    void inFlightRefusal() {
+        inFlight.increment();
+    }
+}

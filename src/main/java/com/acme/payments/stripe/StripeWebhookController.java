@@ -1,0 +1,99 @@
+package com.acme.payments.stripe;
+
+import java.time.Clock;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code POST /webhooks/stripe}. Reads the raw bytes, verifies the signature before any parsing, then
+ * hands the event to the orchestrator. The answers are Stripe's contract: 2xx settles a delivery,
+ * anything else makes Stripe retry it for up to three days.
+ */
+@RestController
+class StripeWebhookController {
+
+    private static final Logger log = LoggerFactory.getLogger(StripeWebhookController.class);
+    private static final int MAX_ID = 255;
+
+    private final StripeProperties properties;
+    private final StripeWebhookOrchestrator orchestrator;
+    private final StripeMetrics metrics;
+    private final JsonMapper json;
+    private final Clock clock;
+
+    StripeWebhookController(StripeProperties properties, StripeWebhookOrchestrator orchestrator,
+            StripeMetrics metrics, JsonMapper json, Clock clock) {
+        this.properties = properties;
+        this.orchestrator = orchestrator;
+        this.metrics = metrics;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void warnWhenUnconfigured() {
+        if (!properties.webhookConfigured()) {
+            log.warn("STRIPE_WEBHOOK_SECRET is not set: POST /webhooks/stripe answers 500 until it is");
+        }
+        if (!properties.apiConfigured()) {
+            log.warn("STRIPE_API_KEY is not set: billing reconciliation (sync and nightly) cannot run");
+        }
+    }
+
+    @PostMapping("/webhooks/stripe")
+    Map<String, Object> receive(@RequestBody(required = false) byte[] body,
+            @RequestHeader(name = "Stripe-Signature", required = false) String signature) {
+        if (!properties.webhookConfigured()) {
+            metrics.event(null, "not_configured");
+            log.error("stripe webhook refused: STRIPE_WEBHOOK_SECRET is not set");
+            throw new StripeProblems.WebhookNotConfigured();
+        }
+        if (!StripeSignature.verify(body, signature, properties.webhookSecret(), properties.signatureTolerance(),
+                clock)) {
+            metrics.event(null, "signature_invalid");
+            log.warn("stripe webhook refused: missing, invalid or stale signature");
+            throw new StripeProblems.SignatureInvalid();
+        }
+        StripeEvent event = parse(body);
+        StripeWebhookOrchestrator.Outcome outcome = orchestrator.receive(event);
+        return outcome == StripeWebhookOrchestrator.Outcome.DUPLICATE
+                ? Map.of("received", true, "duplicate", true)
+                : Map.of("received", true);
+    }
+
+    private StripeEvent parse(byte[] body) {
+        JsonNode root;
+        try {
+            root = json.readTree(body);
+        } catch (JacksonException e) {
+            throw malformed();
+        }
+        String id = StripeEvent.text(root, "id");
+        String type = StripeEvent.text(root, "type");
+        JsonNode object = StripeEvent.at(root, "data", "object");
+        Long created = StripeEvent.number(root, "created");
+        if (id == null || id.isBlank() || id.length() > MAX_ID || type == null || type.isBlank()
+                || type.length() > MAX_ID || object == null || !object.isObject()) {
+            throw malformed();
+        }
+        return new StripeEvent(id, type, created == null ? 0 : created, object);
+    }
+
+    private StripeProblems.EventMalformed malformed() {
+        metrics.event(null, "malformed");
+        log.warn("stripe webhook refused: signed body is not an event");
+        return new StripeProblems.EventMalformed();
+    }
+}

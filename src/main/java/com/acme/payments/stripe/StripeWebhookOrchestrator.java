@@ -1,0 +1,114 @@
+package com.acme.payments.stripe;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
+
+import com.acme.payments.stripe.ProcessedEventStore.Claim;
+import com.acme.payments.stripe.StripeEventHandler.Applied;
+import com.acme.payments.stripe.StripeEventTransaction.ClaimLost;
+
+/**
+ * The life of one verified event: claim, apply in one transaction (retried on serialization
+ * conflicts inside the same claim), answer. A failure releases the claim and answers 500 so Stripe's
+ * redelivery is let in; a crash never reaches the release, and the claim expiry recovers the event.
+ * Not transactional itself: the claim, the business transaction and the release are separate commits.
+ */
+@Component
+class StripeWebhookOrchestrator {
+
+    private static final Logger log = LoggerFactory.getLogger(StripeWebhookOrchestrator.class);
+
+    private final ProcessedEventStore events;
+    private final StripeEventTransaction transaction;
+    private final StripeEventHandler handler;
+    private final SerializationRetry retry;
+    private final StripeMetrics metrics;
+    private final ObjectProvider<StripeProcessingHook> hooks;
+
+    StripeWebhookOrchestrator(ProcessedEventStore events, StripeEventTransaction transaction,
+            StripeEventHandler handler, SerializationRetry retry, StripeMetrics metrics,
+            ObjectProvider<StripeProcessingHook> hooks) {
+        this.events = events;
+        this.transaction = transaction;
+        this.handler = handler;
+        this.retry = retry;
+        this.metrics = metrics;
+        this.hooks = hooks;
+    }
+
+    Outcome receive(StripeEvent event) {
+        if (!handler.handledTypes().contains(event.type())) {
+            metrics.event(event.type(), "unhandled");
+            log.debug("stripe event not handled, eventId={} type={}", event.id(), event.type());
+            return Outcome.UNHANDLED;
+        }
+        Claim claim;
+        try {
+            claim = events.claim(event.id(), event.type());
+        } catch (DataAccessException | TransactionException unreachable) {
+            // Without the store we cannot tell new from duplicate: never guess, let Stripe retry.
+            metrics.event(event.type(), "store_unavailable");
+            log.warn("stripe event not claimed, idempotency store unavailable, eventId={} error={}", event.id(),
+                    unreachable.getClass().getSimpleName());
+            throw new StripeProblems.StoreUnavailable();
+        }
+        switch (claim.status()) {
+            case DUPLICATE:
+                metrics.event(event.type(), "duplicate");
+                log.info("stripe event already completed, eventId={} type={}", event.id(), event.type());
+                return Outcome.DUPLICATE;
+            case IN_FLIGHT:
+                metrics.event(event.type(), "in_flight");
+                metrics.inFlightRefusal();
+                log.info("stripe event still processing elsewhere, eventId={} type={}", event.id(), event.type());
+                throw new StripeProblems.EventInFlight(claim.secondsLeft());
+            case TAKEN_OVER:
+                metrics.takeover();
+                log.warn("stripe event claim taken over after expiry, eventId={} type={}", event.id(), event.type());
+                break;
+            default:
+                break;
+        }
+        Applied applied;
+        try {
+            hooks.orderedStream().forEach(h -> h.afterClaim(event));
+            applied = retry.run("stripe event " + event.id(),
+                    attempt -> transaction.apply(event, claim, attempt));
+        } catch (ClaimLost lost) {
+            // Not ours any more: the new owner completes it. Nothing to release; Stripe retries.
+            metrics.event(event.type(), "claim_lost");
+            log.warn("stripe event claim lost to a takeover, eventId={}", event.id());
+            throw new StripeProblems.EventFailed();
+        } catch (RuntimeException failure) {
+            boolean released = release(claim);
+            metrics.event(event.type(), "failed");
+            log.error("stripe event failed, claim released={}, eventId={} type={}", released, event.id(),
+                    event.type(), failure);
+            throw new StripeProblems.EventFailed();
+        }
+        metrics.event(event.type(), applied == Applied.APPLIED ? "applied" : "ignored");
+        log.info("stripe event {}, eventId={} type={}", applied == Applied.APPLIED ? "applied" : "ignored",
+                event.id(), event.type());
+        hooks.orderedStream().forEach(h -> h.afterCommit(event));
+        return applied == Applied.APPLIED ? Outcome.APPLIED : Outcome.IGNORED;
+    }
+
+    /** Gives the claim back; if even that fails (database gone), the claim expiry recovers the event. */
+    private boolean release(Claim claim) {
+        try {
+            return events.release(claim);
+        } catch (DataAccessException | TransactionException e) {
+            log.warn("stripe event claim not released, the expiry will recover it, eventId={} error={}",
+                    claim.eventId(), e.getClass().getSimpleName());
+            return false;
+        }
+    }
+
+    enum Outcome {
+        APPLIED, IGNORED, UNHANDLED, DUPLICATE
+    }
+}
