@@ -76,6 +76,35 @@ class HostileInputRegressionIntegrationTests extends IntegrationTest {
     }
 
     @Test
+    @DisplayName("a signed Stripe event whose id holds a NUL or a lone surrogate is a 400 malformed event, not a 503 or a '?' id")
+    void signedStripeEventWithUnstorableIdIs400() {
+        for (String id : new String[] { "evt_\\u0000x", "evt_x\\ud83dz" }) {
+            byte[] body = ("{\"id\":\"" + id + "\",\"type\":\"invoice.paid\",\"data\":{\"object\":{}}}")
+                    .getBytes(StandardCharsets.UTF_8);
+            long now = System.currentTimeMillis() / 1000;
+            String header = "t=" + now + ",v1=" + java.util.HexFormat.of().formatHex(stripeMac(now, body));
+            long before = jdbc.sql("SELECT count(*) FROM processed_webhook_events").query(Long.class).single();
+            RawHttp.Response response = new RawHttp(port).send("POST", "/webhooks/stripe",
+                    Map.of("Stripe-Signature", header), body);
+            assertThat(response.status()).as(id + " " + response.body()).isEqualTo(400);
+            assertThat(response.body()).contains("stripe-event-malformed");
+            assertThat(jdbc.sql("SELECT count(*) FROM processed_webhook_events").query(Long.class).single())
+                    .isEqualTo(before);
+        }
+    }
+
+    private static byte[] stripeMac(long timestamp, byte[] body) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec("whsec_test_secret".getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            mac.update((timestamp + ".").getBytes(StandardCharsets.US_ASCII));
+            return mac.doFinal(body);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     @DisplayName("requests Tomcat refuses itself (encoded slash, %00, 10 KB header) still get a problem body")
     void tomcatRefusalsAreProblems() {
         RawHttp raw = new RawHttp(port);
