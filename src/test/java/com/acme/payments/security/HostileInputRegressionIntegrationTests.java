@@ -7,17 +7,11 @@ import java.util.Map;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.simple.JdbcClient;
-
-import com.acme.payments.support.IntegrationTest;
+import com.acme.payments.stripe.StripeIntegrationTest;
 import com.acme.payments.support.Shop;
 
 /** The defects the hostile-input fuzz found, one scenario each, pinned. */
-class HostileInputRegressionIntegrationTests extends IntegrationTest {
-
-    @Autowired
-    JdbcClient jdbc;
+class HostileInputRegressionIntegrationTests extends StripeIntegrationTest {
 
     private RawHttp.Response createOrder(String orderRef, String referenceIdJson) {
         byte[] body = ("{\"orderRef\":\"" + orderRef + "\",\"amount\":\"10.00\",\"currency\":\"EUR\","
@@ -102,6 +96,18 @@ class HostileInputRegressionIntegrationTests extends IntegrationTest {
         } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @Test
+    @DisplayName("a billing sync for an id that cannot be a Stripe id ('..', '.', '~root') is a 404 and never reaches the Stripe API")
+    void billingSyncNeverForwardsATraversalToStripe() {
+        RawHttp raw = new RawHttp(port);
+        for (String id : new String[] { "..;", "%2e%2e;x=1", "~root", "%F0%9F%98%80" }) {
+            RawHttp.Response response = raw.send("POST", "/api/billing/subscriptions/" + id + "/sync",
+                    Map.of("Authorization", "Bearer " + Shop.ADMIN_KEY), null);
+            assertThat(response.status()).as(id + " " + response.body()).isEqualTo(404);
+        }
+        assertThat(psp.getAllServeEvents()).extracting(e -> e.getRequest().getUrl()).isEmpty();
     }
 
     @Test
