@@ -1,10 +1,6 @@
 package com.acme.payments.security;
 
 import static com.acme.payments.support.PspFixtures.createCall;
-import static com.acme.payments.support.PspFixtures.created;
-import static com.acme.payments.support.PspFixtures.findCall;
-import static com.acme.payments.support.PspFixtures.found;
-import static com.acme.payments.support.PspFixtures.payment;
 import static com.acme.payments.support.PspFixtures.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -471,9 +467,9 @@ class HostileInputIntegrationTests extends StripeIntegrationTest {
         var other = shop.createOrder("11.00", "EUR");
 
         var paid = shop.createOrder("20.00", "EUR");
-        payOrder(shop, paid.orderRef(), "COMPLETED", "20.00");
+        PaidOrders.checkout(http().bearer(Shop.SHOP_KEY), psp, jdbc, paid.orderRef(), "COMPLETED", "20.00");
         var authorized = shop.createOrder("30.00", "EUR");
-        payOrder(shop, authorized.orderRef(), "AUTHORIZED", "30.00");
+        PaidOrders.checkout(http().bearer(Shop.SHOP_KEY), psp, jdbc, authorized.orderRef(), "AUTHORIZED", "30.00");
 
         var refused = shop.createOrder("40.00", "EUR");
         psp.resetAll();
@@ -481,7 +477,7 @@ class HostileInputIntegrationTests extends StripeIntegrationTest {
         int refusal = shop.checkout(refused.orderRef()).status();
         if (refusal != 502) { // a slow machine timed the call out: the attempt is UNKNOWN; an operator closes it
             assertThat(refusal).isEqualTo(409);
-            String open = openAttempt(refused.orderRef());
+            String open = PaidOrders.openAttempt(jdbc, refused.orderRef());
             assertThat(http().bearer(Shop.ADMIN_KEY).post("/api/admin/attempts/" + open + "/abandon", "{}").status())
                     .isEqualTo(200);
         }
@@ -498,27 +494,6 @@ class HostileInputIntegrationTests extends StripeIntegrationTest {
                 .query(String.class).single()).isEqualTo("AUTHORIZED");
         return new Targets(awaiting.orderRef(), awaiting.clientToken(), other.clientToken(), paid.orderRef(),
                 authorized.orderRef(), failedAttempt, outboxId);
-    }
-
-    /** Checks the order out with the PSP answering {@code state}; a timed-out call is reconciled by a retry. */
-    private void payOrder(Shop shop, String orderRef, String state, String amount) {
-        psp.resetAll();
-        psp.stubFor(createCall().willReturn(created("pay-" + orderRef, state, amount, "EUR")));
-        for (int i = 0; i < 3; i++) {
-            if (shop.checkout(orderRef).status() == 200) {
-                return;
-            }
-            psp.stubFor(findCall().willReturn(found(payment("pay-" + orderRef, openAttempt(orderRef), "DEPOSIT", state,
-                    amount, "EUR"))));
-        }
-        throw new AssertionError("could not check out " + orderRef);
-    }
-
-    private String openAttempt(String orderRef) {
-        return jdbc.sql("""
-                SELECT a.reference_id FROM psp_attempt a JOIN orders o ON o.id = a.order_id
-                WHERE o.order_ref = :ref AND a.state IN ('IN_FLIGHT', 'UNKNOWN', 'READY')""").param("ref", orderRef)
-                .query(String.class).single();
     }
 
     /** Row count and a digest of every row, per table (the sums of the money columns for orders). */
