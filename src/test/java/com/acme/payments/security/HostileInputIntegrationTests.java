@@ -228,7 +228,7 @@ class HostileInputIntegrationTests extends StripeIntegrationTest {
         // correctly signed, but not a payment object we can read (or text no column can hold)
         Arbitrary<byte[]> nonScalar = Arbitraries.oneOf(HostileJson.deeplyNested(),
                 Arbitraries.of("[]", "{}", "[\"x\"]", "{\"x\":1}").map(s -> s.getBytes(StandardCharsets.US_ASCII)),
-                HostileJson.unicodeString(HostileJson.UNSTORABLE));
+                HostileJson.unstorableString());
         Arbitrary<byte[]> signedBodies = Arbitraries.oneOf(
                 HostileJson.notAnObject(),
                 HostileJson.truncated(genuine),
@@ -290,7 +290,7 @@ class HostileInputIntegrationTests extends StripeIntegrationTest {
         // correctly signed, but not an event
         Arbitrary<byte[]> nonScalar = Arbitraries.oneOf(HostileJson.deeplyNested(),
                 Arbitraries.of("[]", "{}", "[\"x\"]", "{\"x\":1}").map(v -> v.getBytes(StandardCharsets.US_ASCII)),
-                HostileJson.unicodeString(HostileJson.UNSTORABLE),
+                HostileJson.unstorableString(),
                 Arbitraries.just(HostileJson.stringLiteral("evt_" + "a".repeat(300), false)));
         Arbitrary<byte[]> signedBodies = Arbitraries.oneOf(
                 HostileJson.notAnObject(),

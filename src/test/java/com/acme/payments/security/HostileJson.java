@@ -4,6 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import com.acme.payments.common.web.StorableText;
+
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -90,6 +92,12 @@ final class HostileJson {
         return Combinators.combine(edgyText(pieces), Arbitraries.of(true, false)).as(HostileJson::stringLiteral);
     }
 
+    /** Text that really cannot be stored: pieces can pair up into valid surrogate pairs, so each is checked. */
+    static Arbitrary<byte[]> unstorableString() {
+        return Combinators.combine(edgyText(UNSTORABLE).filter(t -> !StorableText.isStorable(t)),
+                Arbitraries.of(true, false)).as(HostileJson::stringLiteral);
+    }
+
     static Arbitrary<byte[]> numberEdge() {
         return Arbitraries.oneOf(
                 Arbitraries.of(NUMBER_TOKENS).map(t -> t.getBytes(StandardCharsets.US_ASCII)),
@@ -151,7 +159,7 @@ final class HostileJson {
      */
     static Arbitrary<byte[]> unstorableOrNonScalar() {
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(4, unicodeString(UNSTORABLE)),
+                net.jqwik.api.Tuple.of(4, unstorableString()),
                 net.jqwik.api.Tuple.of(1, Arbitraries.of("[]", "{}", "[\"x\"]", "{\"x\":1}")
                         .map(s -> s.getBytes(StandardCharsets.US_ASCII))),
                 net.jqwik.api.Tuple.of(2, deeplyNested()),
