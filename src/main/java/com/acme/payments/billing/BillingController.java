@@ -3,6 +3,7 @@ package com.acme.payments.billing;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -23,6 +24,9 @@ import com.acme.payments.common.web.Problems;
 @Allow(Role.ADMIN)
 @RequestMapping("/api/billing")
 class BillingController {
+
+    /** What a Stripe object id can look like ({@code sub_1MowQV…}); anything else is unknown to Stripe anyway. */
+    private static final Pattern STRIPE_ID = Pattern.compile("[A-Za-z0-9_-]{1,255}");
 
     private final SubscriptionStore subscriptions;
     private final GrantStore grants;
@@ -71,6 +75,10 @@ class BillingController {
     @PostMapping("/subscriptions/{subscriptionId}/sync")
     Map<String, List<Long>> sync(@PathVariable String subscriptionId, Caller caller) {
         caller.requireAdmin();
+        if (!STRIPE_ID.matcher(subscriptionId).matches()) {
+            // the id becomes a path segment of a Stripe API call made with our secret key: '..' would climb out
+            throw new Problems.NotFound("Subscription");
+        }
         return Map.of("granted", reconciliation.sync(subscriptionId));
     }
 

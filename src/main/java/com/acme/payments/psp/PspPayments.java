@@ -2,6 +2,8 @@ package com.acme.payments.psp;
 
 import java.math.BigDecimal;
 
+import com.acme.payments.common.web.StorableText;
+
 import tools.jackson.databind.JsonNode;
 
 /** Reads the PSP's payment object. Amounts are read from the JSON text exactly, never through double. */
@@ -33,7 +35,11 @@ public final class PspPayments {
         if (!value.isValueNode()) {
             throw new IllegalArgumentException(field + " is not a scalar");
         }
-        return value.asString();
+        String text = value.asString();
+        if (!StorableText.isStorable(text)) {
+            throw new IllegalArgumentException(field + " contains a NUL character or an unpaired surrogate");
+        }
+        return text;
     }
 
     private static BigDecimal decimal(JsonNode value) {

@@ -12,6 +12,8 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.acme.payments.common.web.StorableText;
+
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -85,7 +87,9 @@ class StripeWebhookController {
         JsonNode object = StripeEvent.at(root, "data", "object");
         Long created = StripeEvent.number(root, "created");
         if (id == null || id.isBlank() || id.length() > MAX_ID || type == null || type.isBlank()
-                || type.length() > MAX_ID || object == null || !object.isObject()) {
+                || type.length() > MAX_ID || object == null || !object.isObject()
+                // a NUL fails the claim's insert (a 503 Stripe retries for days); a lone surrogate is stored as '?'
+                || !StorableText.isStorable(id) || !StorableText.isStorable(type)) {
             throw malformed();
         }
         return new StripeEvent(id, type, created == null ? 0 : created, object);

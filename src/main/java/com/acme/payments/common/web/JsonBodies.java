@@ -12,6 +12,7 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -43,7 +44,11 @@ public class JsonBodies {
         }
         T value;
         try {
+            requireStorableText(json.readTree(body), "");
             value = json.readValue(body, type);
+        } catch (NumberFormatException e) {
+            // the tree reads every float as BigDecimal: an exponent out of int range fails outside Jackson's types
+            throw new Problems.MalformedBody("The request body holds a number out of range.");
         } catch (JacksonException e) {
             if (!e.getPath().isEmpty()) {
                 throw Problems.ValidationFailed.of(fieldPath(e.getPath()), "has the wrong type or format");
@@ -61,6 +66,29 @@ public class JsonBodies {
             throw new Problems.ValidationFailed(errors);
         }
         return value;
+    }
+
+    /** Refuses a NUL or an unpaired surrogate anywhere (400), instead of a 500 or a silent '?' in the row. */
+    private static void requireStorableText(JsonNode node, String path) {
+        if (node == null) {
+            return;
+        }
+        if (node.isString() && !StorableText.isStorable(node.asString())) {
+            throw Problems.ValidationFailed.of(path, "contains a NUL character or an unpaired surrogate");
+        }
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                requireStorableText(node.get(i), path + "[" + i + "]");
+            }
+        } else if (node.isObject()) {
+            for (String name : node.propertyNames()) {
+                String field = path.isEmpty() ? name : path + "." + name;
+                if (!StorableText.isStorable(name)) {
+                    throw Problems.ValidationFailed.of("", "a field name contains a NUL character or an unpaired surrogate");
+                }
+                requireStorableText(node.get(name), field);
+            }
+        }
     }
 
     static String fieldPath(List<JacksonException.Reference> path) {
