@@ -34,7 +34,7 @@ class InboxReplayer implements SchedulingConfigurer {
     private static final Logger log = LoggerFactory.getLogger(InboxReplayer.class);
 
     private final InboxStore inbox;
-    private final PaymentUpdates updates;
+    private final PaymentUpdateApplier updates;
     private final PspClient psp;
     private final ReplayProperties properties;
     private final Shutdown shutdown;
@@ -42,7 +42,7 @@ class InboxReplayer implements SchedulingConfigurer {
     private final JobMetrics metrics;
     private final Backoff backoff;
 
-    InboxReplayer(InboxStore inbox, PaymentUpdates updates, PspClient psp, ReplayProperties properties,
+    InboxReplayer(InboxStore inbox, PaymentUpdateApplier updates, PspClient psp, ReplayProperties properties,
             Shutdown shutdown, Clock clock, MeterRegistry registry, DatabaseGauges gauges) {
         this.inbox = inbox;
         this.updates = updates;

@@ -27,11 +27,11 @@ class PspWebhookController {
     private static final Logger log = LoggerFactory.getLogger(PspWebhookController.class);
 
     private final PspSignature signature;
-    private final PaymentUpdates updates;
+    private final PaymentUpdateApplier updates;
     private final JsonMapper json;
     private final PspWebhookMetrics metrics;
 
-    PspWebhookController(PspSignature signature, PaymentUpdates updates, JsonMapper json, PspWebhookMetrics metrics) {
+    PspWebhookController(PspSignature signature, PaymentUpdateApplier updates, JsonMapper json, PspWebhookMetrics metrics) {
         this.signature = signature;
         this.updates = updates;
         this.json = json;
