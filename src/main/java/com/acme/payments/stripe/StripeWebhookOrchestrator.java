@@ -9,7 +9,7 @@ import org.springframework.transaction.TransactionException;
 
 import com.acme.payments.stripe.ProcessedEventStore.Claim;
 import com.acme.payments.stripe.StripeEventHandler.Applied;
-import com.acme.payments.stripe.StripeEventTransaction.ClaimLost;
+import com.acme.payments.stripe.StripeEventApplier.ClaimLost;
 
 /**
  * The life of one verified event: claim, apply in one transaction (retried on serialization
@@ -23,13 +23,13 @@ class StripeWebhookOrchestrator {
     private static final Logger log = LoggerFactory.getLogger(StripeWebhookOrchestrator.class);
 
     private final ProcessedEventStore events;
-    private final StripeEventTransaction transaction;
+    private final StripeEventApplier transaction;
     private final StripeEventHandler handler;
     private final SerializationRetry retry;
     private final StripeMetrics metrics;
     private final ObjectProvider<StripeProcessingHook> hooks;
 
-    StripeWebhookOrchestrator(ProcessedEventStore events, StripeEventTransaction transaction,
+    StripeWebhookOrchestrator(ProcessedEventStore events, StripeEventApplier transaction,
             StripeEventHandler handler, SerializationRetry retry, StripeMetrics metrics,
             ObjectProvider<StripeProcessingHook> hooks) {
         this.events = events;

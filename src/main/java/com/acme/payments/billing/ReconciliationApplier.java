@@ -4,18 +4,18 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.billing.Entitlements.PeriodPayment;
+import com.acme.payments.billing.GrantApplier.PeriodPayment;
 
 /**
  * One reconciled period per transaction, at the same isolation as the webhook's, through the same
  * grant path. There is no event id and no claim: only the ledger's unique key decides.
  */
 @Component
-class ReconciliationTransaction {
+class ReconciliationApplier {
 
-    private final Entitlements entitlements;
+    private final GrantApplier entitlements;
 
-    ReconciliationTransaction(Entitlements entitlements) {
+    ReconciliationApplier(GrantApplier entitlements) {
         this.entitlements = entitlements;
     }
 

@@ -28,15 +28,15 @@ import tools.jackson.databind.JsonNode;
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
-class SubscriptionEvents {
+class SubscriptionApplier {
 
-    private static final Logger log = LoggerFactory.getLogger(SubscriptionEvents.class);
+    private static final Logger log = LoggerFactory.getLogger(SubscriptionApplier.class);
 
     private final UserStore users;
     private final SubscriptionStore subscriptions;
     private final Effects effects;
 
-    SubscriptionEvents(UserStore users, SubscriptionStore subscriptions, Effects effects) {
+    SubscriptionApplier(UserStore users, SubscriptionStore subscriptions, Effects effects) {
         this.users = users;
         this.subscriptions = subscriptions;
         this.effects = effects;

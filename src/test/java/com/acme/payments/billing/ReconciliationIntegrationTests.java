@@ -1,4 +1,4 @@
-package com.acme.payments.stripe;
+package com.acme.payments.billing;
 
 import static com.acme.payments.stripe.StripeFixtures.id;
 import static com.acme.payments.stripe.StripeFixtures.invoice;
@@ -14,6 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import com.acme.payments.stripe.StripeFixtures;
+import com.acme.payments.stripe.StripeIntegrationTest;
 import com.acme.payments.support.Http;
 
 import tools.jackson.databind.JsonNode;

@@ -22,17 +22,17 @@ import tools.jackson.databind.JsonNode;
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
-class CheckoutEvents {
+class CheckoutSessionApplier {
 
-    private static final Logger log = LoggerFactory.getLogger(CheckoutEvents.class);
+    private static final Logger log = LoggerFactory.getLogger(CheckoutSessionApplier.class);
 
-    private final Entitlements entitlements;
+    private final GrantApplier entitlements;
     private final UserStore users;
     private final PurchaseStore purchases;
     private final Effects effects;
     private final BillingProperties properties;
 
-    CheckoutEvents(Entitlements entitlements, UserStore users, PurchaseStore purchases, Effects effects,
+    CheckoutSessionApplier(GrantApplier entitlements, UserStore users, PurchaseStore purchases, Effects effects,
             BillingProperties properties) {
         this.entitlements = entitlements;
         this.users = users;

@@ -30,9 +30,9 @@ import tools.jackson.databind.JsonNode;
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
-class ReversalEvents {
+class ReversalApplier {
 
-    private static final Logger log = LoggerFactory.getLogger(ReversalEvents.class);
+    private static final Logger log = LoggerFactory.getLogger(ReversalApplier.class);
 
     private final PurchaseStore purchases;
     private final InvoiceStore invoices;
@@ -40,7 +40,7 @@ class ReversalEvents {
     private final UserStore users;
     private final Effects effects;
 
-    ReversalEvents(PurchaseStore purchases, InvoiceStore invoices, SubscriptionStore subscriptions,
+    ReversalApplier(PurchaseStore purchases, InvoiceStore invoices, SubscriptionStore subscriptions,
             UserStore users, Effects effects) {
         this.purchases = purchases;
         this.invoices = invoices;

@@ -16,13 +16,13 @@ import com.acme.payments.stripe.StripeEventHandler.Applied;
  * again inside the same claim.
  */
 @Component
-class StripeEventTransaction {
+class StripeEventApplier {
 
     private final ProcessedEventStore events;
     private final StripeEventHandler handler;
     private final ObjectProvider<StripeProcessingHook> hooks;
 
-    StripeEventTransaction(ProcessedEventStore events, StripeEventHandler handler,
+    StripeEventApplier(ProcessedEventStore events, StripeEventHandler handler,
             ObjectProvider<StripeProcessingHook> hooks) {
         this.events = events;
         this.handler = handler;

@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.billing.Entitlements.PeriodPayment;
+import com.acme.payments.billing.GrantApplier.PeriodPayment;
 import com.acme.payments.stripe.StripeEvent;
 import com.acme.payments.stripe.StripeEventHandler.Applied;
 
@@ -22,19 +22,19 @@ import tools.jackson.databind.JsonNode;
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
-class InvoiceEvents {
+class InvoiceApplier {
 
-    private static final Logger log = LoggerFactory.getLogger(InvoiceEvents.class);
+    private static final Logger log = LoggerFactory.getLogger(InvoiceApplier.class);
     private static final String CREATE = "subscription_create";
 
-    private final Entitlements entitlements;
+    private final GrantApplier entitlements;
     private final UserStore users;
     private final SubscriptionStore subscriptions;
     private final InvoiceStore invoices;
     private final Effects effects;
     private final BillingProperties properties;
 
-    InvoiceEvents(Entitlements entitlements, UserStore users, SubscriptionStore subscriptions,
+    InvoiceApplier(GrantApplier entitlements, UserStore users, SubscriptionStore subscriptions,
             InvoiceStore invoices, Effects effects, BillingProperties properties) {
         this.entitlements = entitlements;
         this.users = users;
