@@ -47,7 +47,8 @@ class SubscriptionApplier {
         if (incoming == null) {
             return missingUser(event);
         }
-        Optional<Subscription> stored = subscriptions.find(incoming.subscriptionId());
+        // locked: two updates of one subscription diff against each other's commit, never a stale read
+        Optional<Subscription> stored = subscriptions.lock(incoming.subscriptionId());
         if ("canceled".equals(incoming.status())) {
             // The teardown (revoke + notice) belongs to customer.subscription.deleted, in its own transaction.
             incoming = withStatus(incoming, stored.map(Subscription::status).orElse("active"));
