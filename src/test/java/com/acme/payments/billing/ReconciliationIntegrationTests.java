@@ -101,8 +101,4 @@ class ReconciliationIntegrationTests extends StripeIntegrationTest {
                 .status()).isEqualTo(403);
         assertThat(admin().post("/api/billing/subscriptions/sub_unknown/sync", "").status()).isEqualTo(404);
     }
-
-    private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder json(String body) {
-        return aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(body);
-    }
 }
