@@ -2,6 +2,8 @@ package com.acme.payments.outbox;
 
 import static com.acme.payments.support.PspFixtures.createCall;
 import static com.acme.payments.support.PspFixtures.created;
+import static com.acme.payments.support.PspFixtures.findCall;
+import static com.acme.payments.support.PspFixtures.found;
 import static com.acme.payments.support.PspFixtures.payment;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
@@ -40,7 +42,7 @@ class TracePropagationIntegrationTests extends OutboxIntegrationTest {
         psp.stubFor(createCall().willReturn(created(paymentId, "PENDING", "12.00", "EUR")));
 
         try (LogCapture logs = new LogCapture("com.acme.payments")) {
-            assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(200);
+            checkOut(shop, order.orderRef(), paymentId);
             String checkoutTrace = logs.first("checkout attempt claimed orderRef=" + order.orderRef()).mdc()
                     .get("traceId");
             List<LoggedRequest> creates = psp.findAll(postRequestedFor(urlEqualTo("/api/v1/payments")));
@@ -62,6 +64,25 @@ class TracePropagationIntegrationTests extends OutboxIntegrationTest {
             // a client span of its own, not the webhook's span replayed
             assertThat(spanIdOf(deliveries.get(0))).isNotEqualTo(applied.mdc().get("spanId"));
         }
+    }
+
+    /**
+     * On a loaded machine the JVM's first PSP call can outlast the test profile's read timeout: the attempt
+     * is then UNKNOWN and a retry reconciles it through the look-up. Either way the PSP saw one POST.
+     */
+    private void checkOut(Shop shop, String orderRef, String paymentId) {
+        for (int i = 0; i < 3; i++) {
+            if (shop.checkout(orderRef).status() == 200) {
+                return;
+            }
+            String referenceId = jdbc.sql("""
+                    SELECT a.reference_id FROM psp_attempt a JOIN orders o ON o.id = a.order_id
+                     WHERE o.order_ref = :ref AND a.state IN ('IN_FLIGHT', 'UNKNOWN', 'READY')""")
+                    .param("ref", orderRef).query(String.class).single();
+            psp.stubFor(findCall().willReturn(found(payment(paymentId, referenceId, "DEPOSIT", "PENDING", "12.00",
+                    "EUR"))));
+        }
+        throw new AssertionError("could not check out " + orderRef);
     }
 
     private static String traceIdOf(LoggedRequest request) {
