@@ -168,7 +168,7 @@ public class OutboxRelay implements SmartLifecycle {
         }
         SinkClient.Result answer;
         try {
-            answer = sink.post(url.get(), effect.idempotencyKey(), effect.payload());
+            answer = sink.post(url.get(), effect.idempotencyKey(), effect.payload(), effect.traceParent());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return; // the lease brings the row back; the key holds it against duplicates meanwhile
