@@ -190,7 +190,11 @@ public class OutboxRelay implements SmartLifecycle {
         }
         SinkClient.Result answer;
         try {
-            answer = sink.post(url.get(), effect.idempotencyKey(), effect.payload());
+            // Signed at send time: the sink's tolerance is measured from this moment, not from the claim.
+            String signature = routes.secretFor(effect.kind())
+                    .map(secret -> SinkSignature.header(secret, clock.instant().getEpochSecond(), effect.payload()))
+                    .orElse(null);
+            answer = sink.post(url.get(), effect.idempotencyKey(), effect.payload(), signature);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return; // the lease brings the row back; the key holds it against duplicates meanwhile

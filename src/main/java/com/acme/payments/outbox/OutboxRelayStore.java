@@ -26,11 +26,16 @@ import org.springframework.transaction.annotation.Transactional;
 class OutboxRelayStore {
 
     /**
-     * One statement: pick due rows whose aggregate has no older open (pending or dead) row, skip rows
-     * another relay has locked, and lease them. next_attempt_at moves to the lease expiry, so a leased
-     * row is simply "not due" until its holder settles it or the lease runs out.
+     * One statement: pick due rows whose aggregate has no older open (pending or dead) row going to the
+     * same sink, skip rows another relay has locked, and lease them. Ordering is per aggregate AND sink
+     * (the contract): a row whose sink is not configured, or is failing, holds back only that sink's
+     * younger rows of its aggregate. {@code route} is every known kind with its sink; a kind no sink
+     * knows holds back nothing. next_attempt_at moves to the lease expiry, so a leased row is simply
+     * "not due" until its holder settles it or the lease runs out.
      */
     private static final String CLAIM = """
+            WITH route AS (
+                SELECT r.kind, r.sink FROM unnest(CAST(:routeKinds AS text[]), CAST(:routeSinks AS text[])) AS r(kind, sink))
             UPDATE outbox o
                SET lease_version = o.lease_version + 1,
                    lease_owner = :owner,
@@ -39,18 +44,21 @@ class OutboxRelayStore {
              WHERE o.id IN (
                    SELECT c.id
                      FROM outbox c
+                     JOIN route rc ON rc.kind = c.kind
                     WHERE c.state = 'pending'
                       AND c.next_attempt_at <= now()
                       AND c.kind IN (:kinds)
                       AND NOT EXISTS (
                           SELECT 1 FROM outbox b
+                            JOIN route rb ON rb.kind = b.kind
                            WHERE b.aggregate_type = c.aggregate_type
                              AND b.aggregate_id = c.aggregate_id
                              AND b.id < c.id
-                             AND b.state IN ('pending', 'dead'))
+                             AND b.state IN ('pending', 'dead')
+                             AND rb.sink = rc.sink)
                     ORDER BY c.next_attempt_at, c.id
                     LIMIT :batchSize
-                      FOR UPDATE SKIP LOCKED)
+                      FOR UPDATE OF c SKIP LOCKED)
             RETURNING o.id, o.kind, o.aggregate_type, o.aggregate_id, o.idempotency_key,
                       o.payload::text AS payload, o.lease_version, o.attempts, o.created_at
             """;
@@ -182,6 +190,8 @@ class OutboxRelayStore {
             return ClaimedBatch.EMPTY;
         }
         List<ClaimedEffect> claimed = jdbc.sql(CLAIM)
+                .param("routeKinds", SinkRoutes.sinkByKind().keySet().toArray(String[]::new))
+                .param("routeSinks", SinkRoutes.sinkByKind().values().toArray(String[]::new))
                 .param("owner", owner)
                 .param("leaseSeconds", seconds(lease))
                 .param("kinds", kinds)

@@ -14,7 +14,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * POSTs one effect to its sink: the stored payload is the body, the effect's idempotency key goes in
- * {@code Idempotency-Key}. Only a 2xx counts as accepted; everything else (other statuses, timeouts,
+ * {@code Idempotency-Key}, and {@code Payments-Signature} when the sink has a secret (see
+ * {@link SinkSignature}). Only a 2xx counts as accepted; everything else (other statuses, timeouts,
  * refused connections) is a failure to retry. Never follows redirects, never logs bodies or URLs.
  */
 @Component
@@ -39,13 +40,17 @@ class SinkClient {
                 .build();
     }
 
-    Result post(URI url, String idempotencyKey, String jsonBody) throws InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(url)
+    /** {@code signature}: the {@code Payments-Signature} value, or null for a sink without a secret. */
+    Result post(URI url, String idempotencyKey, String jsonBody, String signature) throws InterruptedException {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(url)
                 .timeout(settings.readTimeout())
                 .header("Content-Type", "application/json")
                 .header(IDEMPOTENCY_KEY, idempotencyKey)
-                .POST(HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
+        if (signature != null) {
+            builder.header(SinkSignature.HEADER, signature);
+        }
+        HttpRequest request = builder.build();
         try {
             int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
             return status >= 200 && status < 300 ? new Result(true, null) : new Result(false, "HTTP " + status);
