@@ -12,6 +12,7 @@ import org.springframework.stereotype.Component;
 import com.acme.payments.common.jobs.Backoff;
 import com.acme.payments.common.jobs.JobMetrics;
 import com.acme.payments.common.jobs.Shutdown;
+import com.acme.payments.common.jobs.SweepProperties;
 import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.web.ApiProblem;
 

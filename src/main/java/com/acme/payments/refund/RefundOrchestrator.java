@@ -145,7 +145,7 @@ class RefundOrchestrator {
         }
         SweepLoop.Outcome asked = resolve(refund, false);
         if (asked == SweepLoop.Outcome.UNREACHABLE) {
-            throw new RefundOutcomeUnknown(referenceId, RETRY_AFTER);
+            throw new RefundOutcomeUnknown(referenceId, properties.retryAfter());
         }
         if (asked != SweepLoop.Outcome.STILL_UNKNOWN) {
             throw new RefundProblems.RefundNotOpen(referenceId, current(refund).state().name());
