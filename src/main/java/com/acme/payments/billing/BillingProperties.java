@@ -2,25 +2,29 @@ package com.acme.payments.billing;
 
 import java.util.Map;
 
+import jakarta.validation.constraints.PositiveOrZero;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
- * Billing settings: credits per granted subscription period ({@code billing.credits-per-period},
- * default 500), credits per one-off product ({@code billing.products.<productId>.credits}; none when
- * unset), the customer-portal link sent with payment-failed notices, and the nightly reconciliation.
+ * Billing settings ({@code billing.*}).
+ *
+ * @param creditsPerPeriod credits each granted subscription period adds
+ * @param products credits per one-off product ({@code billing.products.<productId>.credits}); a product
+ *        not listed adds none
+ * @param portalUrl the customer-portal link sent with payment-failed notices; unset: none is sent
+ * @param reconciliation the nightly repair from Stripe's invoices
  */
+@Validated
 @ConfigurationProperties("billing")
-public record BillingProperties(Long creditsPerPeriod, Map<String, Product> products, String portalUrl,
-        Reconciliation reconciliation) {
+public record BillingProperties(@DefaultValue("500") @PositiveOrZero Long creditsPerPeriod,
+        Map<String, Product> products, String portalUrl, @DefaultValue Reconciliation reconciliation) {
 
     public BillingProperties {
-        creditsPerPeriod = creditsPerPeriod == null ? 500L : creditsPerPeriod;
         products = products == null ? Map.of() : Map.copyOf(products);
         portalUrl = portalUrl == null || portalUrl.isBlank() ? null : portalUrl.strip();
-        reconciliation = reconciliation == null ? new Reconciliation(null) : reconciliation;
-        if (creditsPerPeriod < 0) {
-            throw new IllegalArgumentException("billing.credits-per-period must not be negative");
-        }
     }
 
     /** Credits a purchase of the product adds; zero when the product is not configured. */
@@ -29,13 +33,16 @@ public record BillingProperties(Long creditsPerPeriod, Map<String, Product> prod
         return product == null || product.credits() == null ? 0 : Math.max(0, product.credits());
     }
 
+    /** @param credits credits one purchase of the product adds */
     public record Product(Long credits) {
     }
 
-    /** The nightly repair; {@code enabled} is false in tests, which call the job bean directly. */
-    public record Reconciliation(Boolean enabled) {
-        public Reconciliation {
-            enabled = enabled == null || enabled;
-        }
+    /**
+     * The nightly repair; {@code enabled} is false in tests, which call the job bean directly.
+     *
+     * @param enabled whether this instance runs the nightly reconciliation (its schedule:
+     *        {@code billing.reconciliation.cron}, default {@code 0 17 3 * * *} UTC)
+     */
+    public record Reconciliation(@DefaultValue("true") Boolean enabled) {
     }
 }
