@@ -1,9 +1,12 @@
 package com.acme.payments.billing;
 
+import java.time.Duration;
+import java.time.Duration;
 import java.util.Map;
 
 import jakarta.validation.constraints.PositiveOrZero;
 
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -42,7 +45,10 @@ public record BillingProperties(@DefaultValue("500") @PositiveOrZero Long credit
      *
      * @param enabled whether this instance runs the nightly reconciliation (its schedule:
      *        {@code billing.reconciliation.cron}, default {@code 0 17 3 * * *} UTC)
+     * @param lease how long the night's runner is trusted before another instance may take the night over:
+     *        longer than the slowest pass, since a takeover means a second pass
      */
-    public record Reconciliation(@DefaultValue("true") Boolean enabled) {
+    public record Reconciliation(@DefaultValue("true") Boolean enabled,
+            @DefaultValue("6h") @DurationMin(millis = 1) Duration lease) {
     }
 }

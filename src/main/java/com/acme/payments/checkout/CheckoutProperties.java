@@ -17,13 +17,14 @@ import com.acme.payments.common.config.RequiredSetting;
  * launcher — never a silent {@code localhost}, which would send the PSP's webhooks nowhere.
  *
  * @param publicUrl the load balancer's address ({@code APP_PUBLIC_URL}): the PSP posts webhooks to
- *        {@code publicUrl + /webhooks/psp}, never to one instance; required
+ *        {@code publicUrl + /webhooks/psp} ({@code payments.psp.webhook-url}, built from it in application.yml),
+ *        never to one instance; required
  * @param returnUrl where the customer lands after the hosted page when the checkout names no return URL
  *        ({@code SHOP_RETURN_URL}); required
  * @param returnUrlPrefixes allowed prefixes of a return URL in the checkout body
  *        ({@code SHOP_RETURN_URL_PREFIXES}, comma-separated, compared by origin then path); none: only
  *        {@code returnUrl} is used
- * @param retryAfter the {@code Retry-After} of checkout 409s
+ * @param retryAfter the {@code Retry-After} of checkout's and capture/void's "not known yet" answers
  */
 @Validated
 @ConfigurationProperties("payments.checkout")
@@ -41,10 +42,6 @@ public record CheckoutProperties(@NotBlank(message = RequiredSetting.APP_PUBLIC_
         if (returnUrl != null && !returnUrl.isBlank()) {
             URI.create(returnUrl);
         }
-    }
-
-    public String webhookUrl() {
-        return publicUrl + "/webhooks/psp";
     }
 
     private static String stripSlash(String url) {

@@ -15,13 +15,15 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param enabled whether this instance runs the poll
  * @param interval pause between two runs
+ * @param initialDelay delay after start before the first run
  * @param grace age of a PROCESSING/AUTHORIZED order before the PSP is asked about it
  * @param batchSize orders claimed per run
  */
 @Validated
 @ConfigurationProperties("payments.stragglers")
-record StragglerProperties(@DefaultValue("true") Boolean enabled,
+public record StragglerProperties(@DefaultValue("true") Boolean enabled,
         @DefaultValue("5m") @DurationMin(millis = 1) Duration interval,
+        @DefaultValue("60s") Duration initialDelay,
         @DefaultValue("15m") @DurationMin(millis = 1) Duration grace,
         @DefaultValue("100") @Min(1) @Max(1000) Integer batchSize) {
 }

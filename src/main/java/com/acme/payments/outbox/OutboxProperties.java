@@ -57,14 +57,25 @@ public record OutboxProperties(@DefaultValue("true") Boolean enabled,
      * @param fulfilmentUrl the fulfilment sink of {@code order_paid} ({@code FULFILMENT_SINK_URL}); unset: it waits
      * @param connectTimeout connect timeout of one sink call
      * @param readTimeout read timeout of one sink call
+     * @param notifySecret signing secret of the notification sink's {@code Payments-Signature}
+     *        ({@code NOTIFY_SINK_SECRET}); blank: its deliveries are not signed; never logged
+     * @param conversionSecret signing secret of the conversion sink ({@code CONVERSION_SINK_SECRET})
+     * @param fulfilmentSecret signing secret of the fulfilment sink ({@code FULFILMENT_SINK_SECRET})
      */
     public record Sinks(String notifyUrl, String conversionUrl, String fulfilmentUrl,
             @DefaultValue("2s") @DurationMin(millis = 1) Duration connectTimeout,
-            @DefaultValue("10s") @DurationMin(millis = 1) Duration readTimeout) {
+            @DefaultValue("10s") @DurationMin(millis = 1) Duration readTimeout, String notifySecret,
+            String conversionSecret, String fulfilmentSecret) {
 
         /** The longest one sink call can take. */
         Duration callBudget() {
             return connectTimeout.plus(readTimeout);
+        }
+
+        @Override
+        public String toString() { // never the secrets
+            return "Sinks[notifyUrl=" + notifyUrl + ", conversionUrl=" + conversionUrl + ", fulfilmentUrl="
+                    + fulfilmentUrl + ", connectTimeout=" + connectTimeout + ", readTimeout=" + readTimeout + "]";
         }
     }
 

@@ -35,7 +35,7 @@ class SinkRoutesTests {
         }
         assertThat(routes.urlFor("conversion")).contains(URI.create("https://c.test/c"));
         assertThat(routes.urlFor("order_paid")).contains(URI.create("http://f.test/f"));
-        assertThat(routes.routableKinds()).hasSize(7);
+        assertThat(routes.routableKinds()).hasSize(SinkRoutes.NOTIFY_KINDS.size() + 2); // + conversion, order_paid
         assertThat(routes.unconfiguredVariables()).isEmpty();
     }
 

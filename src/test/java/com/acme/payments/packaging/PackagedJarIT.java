@@ -2,18 +2,22 @@ package com.acme.payments.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,7 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
  * with a production-like environment — no profile, no development secrets, every variable of the contract,
  * the actuator on its own management port — against this run's fresh test database, and the PSP simulator
  * started from the same jar the way the image starts it. The demo flow runs over HTTP, the dashboards' and
- * alert rules' metric names are held against a real scrape, and SIGTERM must end the service cleanly.
+ * alert rules' metric names (read with {@link OpsQueries}) are held against a real scrape, and SIGTERM must end the service cleanly.
  * Runs in {@code ./mvnw verify} after {@code package} (failsafe). Every wait is an upper bound.
  */
 class PackagedJarIT {
@@ -92,8 +96,8 @@ class PackagedJarIT {
             runDemoFlow(new Http(service), orderRef);
 
             String scrape = new Http(management).get("/actuator/prometheus").body();
-            Set<String> exposed = OpsQueries.exposedNames(scrape);
-            Map<String, Set<String>> read = OpsQueries.metricsRead(OpsQueries.all(Path.of("ops")));
+            Set<String> exposed = OpsQueries.scrapedNames(scrape);
+            Map<String, Set<String>> read = metricsReadByOps();
             Map<String, Set<String>> missing = new TreeMap<>(read);
             missing.keySet().removeAll(exposed);
             assertThat(read).as("queries found under ops/").isNotEmpty();
@@ -130,6 +134,34 @@ class PackagedJarIT {
         assertThat(output).contains(variable + " is not set")
                 .doesNotContain(PSP_KEY, SIGNING_KEY, SHOP_KEY, ADMIN_KEY, STRIPE_SECRET, STRIPE_KEY)
                 .doesNotContain("\tat ").doesNotContain("error.stack_trace");
+    }
+
+    /**
+     * Metric name → the files under {@code ops/} that read it: every dashboard ({@code ops/grafana/**.json})
+     * and every rule file ({@code ops/prometheus/*.yml} but the scrape configuration), without the series
+     * Prometheus writes itself.
+     */
+    private static Map<String, Set<String>> metricsReadByOps() throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (String dir : List.of("ops/grafana", "ops/prometheus")) {
+            if (Files.isDirectory(Path.of(dir))) {
+                try (Stream<Path> walk = Files.walk(Path.of(dir))) {
+                    walk.filter(Files::isRegularFile).filter(p -> {
+                        String name = p.getFileName().toString();
+                        return dir.endsWith("grafana") ? name.endsWith(".json")
+                                : (name.endsWith(".yml") || name.endsWith(".yaml")) && !name.startsWith("prometheus.");
+                    }).sorted().forEach(files::add);
+                }
+            }
+        }
+        Map<String, Set<String>> read = new TreeMap<>();
+        for (Path file : files) {
+            for (String name : OpsQueries.metricNames(file)) {
+                read.computeIfAbsent(name, n -> new TreeSet<>()).add(file.toString());
+            }
+        }
+        read.keySet().removeAll(OpsQueries.PROMETHEUS_SERIES);
+        return read;
     }
 
     /** The contract's variables, as an operator sets them; the actuator on the management port. */
