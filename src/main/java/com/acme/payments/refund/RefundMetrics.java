@@ -1,6 +1,7 @@
 package com.acme.payments.refund;
 
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -26,11 +27,17 @@ class RefundMetrics {
     RefundMetrics(MeterRegistry registry, RefundStore refunds) {
         this.registry = registry;
         this.refunds = refunds;
+        // at zero from the start, so dashboards and rate() see every outcome before its first event
+        List.of("done", "failed", "rejected", "unknown").forEach(this::counter);
     }
 
     void settled(String outcome) {
-        Counter.builder("payments.refunds").description("Refund settlements by outcome").tag("outcome", outcome)
-                .register(registry).increment();
+        counter(outcome).increment();
+    }
+
+    private Counter counter(String outcome) {
+        return Counter.builder("payments.refunds").description("Refund settlements by outcome").tag("outcome", outcome)
+                .register(registry);
     }
 
     @Scheduled(fixedDelayString = "${payments.refunds.gauge-refresh:15s}", initialDelayString = "5s")
