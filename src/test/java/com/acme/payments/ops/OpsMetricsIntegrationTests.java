@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -53,12 +54,14 @@ class OpsMetricsIntegrationTests extends IntegrationTest {
     void everyQueriedMetricIsExported() throws IOException {
         generateTraffic();
         Set<String> scraped = OpsQueries.scrapedNames(http().get("/actuator/prometheus").body());
+        SoftAssertions softly = new SoftAssertions();
         for (Path file : new Path[] { OpsFilesTests.DASHBOARD, OpsFilesTests.ALERTS }) {
             Set<String> missing = new TreeSet<>(OpsQueries.metricNames(file));
             missing.removeAll(scraped);
             missing.removeAll(OpsQueries.PROMETHEUS_SERIES);
-            assertThat(missing).as("metrics %s reads that the service does not export", file).isEmpty();
+            softly.assertThat(missing).as("metrics %s reads that the service does not export", file).isEmpty();
         }
+        softly.assertAll();
     }
 
     private void generateTraffic() {
