@@ -17,7 +17,8 @@ import org.springframework.web.client.RestClientException;
 
 /**
  * POSTs one effect to its sink: the stored payload is the body, the effect's idempotency key goes in
- * {@code Idempotency-Key}. Only a 2xx counts as accepted; everything else (other statuses, timeouts,
+ * {@code Idempotency-Key}, and {@code Payments-Signature} when the sink has a secret (see
+ * {@link SinkSignature}). Only a 2xx counts as accepted; everything else (other statuses, timeouts,
  * refused connections) is a failure to retry. Never follows redirects, never logs bodies or URLs.
  * <p>
  * Boot's {@link RestClient.Builder} makes the call observed: it is a client span of the trace that wrote
@@ -48,15 +49,23 @@ class SinkClient {
         this.http = builder.clone().requestFactory(factory).build();
     }
 
-    Result post(URI url, String idempotencyKey, String jsonBody, String traceParent) throws InterruptedException {
-        return trace.continuing(traceParent, "sink", () -> send(url, idempotencyKey, jsonBody));
+    /** {@code signature}: the {@code Payments-Signature} value, or null for a sink without a secret. */
+    Result post(URI url, String idempotencyKey, String jsonBody, String signature, String traceParent)
+            throws InterruptedException {
+        return trace.continuing(traceParent, "sink", () -> send(url, idempotencyKey, jsonBody, signature));
     }
 
-    private Result send(URI url, String idempotencyKey, String jsonBody) throws InterruptedException {
+    private Result send(URI url, String idempotencyKey, String jsonBody, String signature)
+            throws InterruptedException {
         try {
             int status = http.post().uri(url)
                     .contentType(MediaType.APPLICATION_JSON)
                     .header(IDEMPOTENCY_KEY, idempotencyKey)
+                    .headers(h -> {
+                        if (signature != null) {
+                            h.set(SinkSignature.HEADER, signature);
+                        }
+                    })
                     .body(jsonBody.getBytes(StandardCharsets.UTF_8))
                     .exchange((request, response) -> response.getStatusCode().value(), true);
             return status >= 200 && status < 300 ? new Result(true, null) : new Result(false, "HTTP " + status);
