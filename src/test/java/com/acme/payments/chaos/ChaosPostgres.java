@@ -52,6 +52,8 @@ final class ChaosPostgres implements AutoCloseable {
             pg.pgRun(List.of(bin.get().resolve("initdb").toString(), "-D", dir.resolve("data").toString(),
                     "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"));
             pg.start();
+            // a test JVM that is killed or interrupted must not leave a server running
+            Runtime.getRuntime().addShutdownHook(new Thread(pg::close, "chaos-postgres-stop"));
             return Optional.of(pg);
         } catch (IOException | RuntimeException e) {
             System.out.println("chaos: could not start an own PostgreSQL (" + e.getMessage() + "): shared server, no outage");
@@ -91,7 +93,10 @@ final class ChaosPostgres implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (!Files.exists(dir)) {
+            return;
+        }
         try {
             stop();
         } catch (RuntimeException alreadyStopped) {

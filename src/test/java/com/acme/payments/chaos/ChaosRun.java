@@ -35,7 +35,7 @@ final class ChaosRun {
         try (ChaosSimulator sim = new ChaosSimulator();
                 ServiceProcesses services = new ServiceProcesses(settings.instances(), sim.url, logDir)) {
             for (int i = 0; i < services.count(); i++) {
-                services.start(i, Duration.ofSeconds(180));
+                services.start(i, ServiceProcesses.START_WITHIN);
             }
             long up = System.nanoTime();
             Workload workload = new Workload(new ServiceClient(services), sim, settings.seed());

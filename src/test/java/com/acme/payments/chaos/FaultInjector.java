@@ -102,7 +102,7 @@ final class FaultInjector {
         }
         sim.clearFaults();
         for (int i = 0; i < services.count(); i++) {
-            services.start(i, Duration.ofSeconds(120));
+            services.start(i, ServiceProcesses.START_WITHIN);
         }
     }
 
@@ -125,7 +125,7 @@ final class FaultInjector {
                 tally.add("sigkill-instance");
                 ServiceProcesses.sleep(500 + random.nextInt(2000));
                 try {
-                    services.start(victim, Duration.ofSeconds(120));
+                    services.start(victim, ServiceProcesses.START_WITHIN);
                     tally.add("restart-instance");
                 } catch (RuntimeException e) {
                     tally.add("restart-failed");

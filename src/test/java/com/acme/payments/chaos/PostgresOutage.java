@@ -16,7 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class PostgresOutage {
 
     /** How long an instance may take to notice the server is back (an upper bound, not a verdict on speed). */
-    private static final Duration BACK_UP_WITHIN = Duration.ofSeconds(120);
+    private static final Duration BACK_UP_WITHIN = Duration.ofSeconds(300);
 
     private final ChaosPostgres server;
     private final ServiceProcesses services;

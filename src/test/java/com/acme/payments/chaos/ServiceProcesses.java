@@ -24,6 +24,12 @@ import java.util.Map;
  */
 final class ServiceProcesses implements AutoCloseable {
 
+    /**
+     * How long a (re)start may take before it counts as failed: an upper bound for a machine whose
+     * cores are busy with other builds (a start took 151 s there), never a verdict on speed.
+     */
+    static final Duration START_WITHIN = Duration.ofSeconds(600);
+
     private static final HttpClient HEALTH = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     private final Path logDir;
