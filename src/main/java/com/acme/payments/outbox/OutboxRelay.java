@@ -194,7 +194,8 @@ public class OutboxRelay implements SmartLifecycle {
             String signature = routes.secretFor(effect.kind())
                     .map(secret -> SinkSignature.header(secret, clock.instant().getEpochSecond(), effect.payload()))
                     .orElse(null);
-            answer = sink.post(url.get(), effect.idempotencyKey(), effect.payload(), signature);
+            answer = sink.post(url.get(), effect.idempotencyKey(), effect.payload(), signature,
+                    effect.traceParent());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return; // the lease brings the row back; the key holds it against duplicates meanwhile

@@ -60,7 +60,7 @@ class OutboxRelayStore {
                     LIMIT :batchSize
                       FOR UPDATE OF c SKIP LOCKED)
             RETURNING o.id, o.kind, o.aggregate_type, o.aggregate_id, o.idempotency_key,
-                      o.payload::text AS payload, o.lease_version, o.attempts, o.created_at
+                      o.payload::text AS payload, o.lease_version, o.attempts, o.created_at, o.trace_parent
             """;
 
     /**
@@ -308,7 +308,7 @@ class OutboxRelayStore {
         return new ClaimedEffect(rs.getLong("id"), rs.getString("kind"), rs.getString("aggregate_type"),
                 rs.getString("aggregate_id"), rs.getString("idempotency_key"), rs.getString("payload"),
                 rs.getLong("lease_version"), rs.getInt("attempts"),
-                rs.getObject("created_at", OffsetDateTime.class).toInstant());
+                rs.getObject("created_at", OffsetDateTime.class).toInstant(), rs.getString("trace_parent"));
     }
 
     private static List<Long> ids(List<ClaimedEffect> effects) {

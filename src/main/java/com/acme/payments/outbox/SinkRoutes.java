@@ -23,7 +23,8 @@ class SinkRoutes {
     private static final Logger log = LoggerFactory.getLogger(SinkRoutes.class);
 
     static final List<String> NOTIFY_KINDS = List.of("renewal_notice", "payment_failed_notice",
-            "subscription_ended_notice", "async_payment_failed_notice", "dispute_opened");
+            "subscription_ended_notice", "async_payment_failed_notice", "dispute_opened", "refund_failed",
+            "duplicate_charge");
     static final List<String> CONVERSION_KINDS = List.of("conversion");
     static final List<String> FULFILMENT_KINDS = List.of("order_paid");
 
