@@ -10,6 +10,7 @@ import org.springframework.stereotype.Component;
 import com.acme.payments.checkout.CheckoutProblems.PaymentOutcomeUnknownProblem;
 import com.acme.payments.checkout.CheckoutProblems.PspRejectedProblem;
 import com.acme.payments.common.jobs.SweepLoop;
+import com.acme.payments.common.jobs.SweepProperties;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;

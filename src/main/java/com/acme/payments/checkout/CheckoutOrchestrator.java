@@ -68,7 +68,7 @@ class CheckoutOrchestrator {
         PspPayment payment;
         try {
             payment = psp.create(CreatePayment.deposit(attempt.amount(), attempt.currency(), attempt.referenceId(),
-                    attempt.returnUrl(), properties.webhookUrl(),
+                    attempt.returnUrl(),
                     new CreatePayment.Customer(order.customerRef(), order.customerEmail())));
         } catch (PspRejected rejected) {
             attempts.markFailed(attempt.id(), AttemptStore.FailureReason.REJECTED, null, rejected.errorCode(),

@@ -33,15 +33,13 @@ class DuplicateChargeOrchestrator {
     private final DuplicateChargeStore duplicates;
     private final DuplicateRefundApplier applier;
     private final PspClient psp;
-    private final CheckoutProperties checkout;
     private final DuplicateChargeMetrics metrics;
 
     DuplicateChargeOrchestrator(DuplicateChargeStore duplicates, DuplicateRefundApplier applier, PspClient psp,
-            CheckoutProperties checkout, DuplicateChargeMetrics metrics) {
+            DuplicateChargeMetrics metrics) {
         this.duplicates = duplicates;
         this.applier = applier;
         this.psp = psp;
-        this.checkout = checkout;
         this.metrics = metrics;
     }
 
@@ -56,8 +54,7 @@ class DuplicateChargeOrchestrator {
         log.info("duplicate charge refund claimed payment={} referenceId={} by {}", pspPaymentId, reference, actor);
         PspPayment refund;
         try {
-            refund = psp.create(CreatePayment.refund(charge.amount(), charge.currency(), reference,
-                    checkout.webhookUrl(), pspPaymentId));
+            refund = psp.create(CreatePayment.refund(charge.amount(), charge.currency(), reference, pspPaymentId));
         } catch (PspRejected rejected) {
             duplicates.settle(reference, false, null, rejected.errorCode());
             metrics.refund("rejected");

@@ -9,7 +9,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.checkout.CheckoutProperties;
 import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.money.Amounts;
 import com.acme.payments.common.web.Problems;
@@ -31,20 +30,19 @@ import com.acme.payments.refund.RefundStore.Claim;
 class RefundOrchestrator {
 
     private static final Logger log = LoggerFactory.getLogger(RefundOrchestrator.class);
-    private static final Duration RETRY_AFTER = Duration.ofSeconds(10);
 
     private final RefundStore refunds;
     private final RefundApplier applier;
     private final PspClient psp;
-    private final CheckoutProperties checkout;
+    private final RefundProperties properties;
     private final RefundMetrics metrics;
 
-    RefundOrchestrator(RefundStore refunds, RefundApplier applier, PspClient psp, CheckoutProperties checkout,
+    RefundOrchestrator(RefundStore refunds, RefundApplier applier, PspClient psp, RefundProperties properties,
             RefundMetrics metrics) {
         this.refunds = refunds;
         this.applier = applier;
         this.psp = psp;
-        this.checkout = checkout;
+        this.properties = properties;
         this.metrics = metrics;
     }
 
@@ -67,7 +65,7 @@ class RefundOrchestrator {
         PspPayment payment;
         try {
             payment = psp.create(CreatePayment.refund(refund.amount(), refund.currency(), refund.referenceId(),
-                    checkout.webhookUrl(), order.pspPaymentId()));
+                    order.pspPaymentId()));
         } catch (PspRejected rejected) {
             applier.reject(refund, rejected.errorCode(), rejected.getMessage());
             return current(refund);
@@ -97,7 +95,7 @@ class RefundOrchestrator {
         resolve(refund);
         Refund now = current(refund);
         if (now.state().isOpen()) {
-            throw new RefundOutcomeUnknown(now.referenceId(), RETRY_AFTER);
+            throw new RefundOutcomeUnknown(now.referenceId(), properties.retryAfter());
         }
         return now;
     }
@@ -147,7 +145,7 @@ class RefundOrchestrator {
         }
         SweepLoop.Outcome asked = resolve(refund, false);
         if (asked == SweepLoop.Outcome.UNREACHABLE) {
-            throw new RefundOutcomeUnknown(referenceId, RETRY_AFTER);
+            throw new RefundOutcomeUnknown(referenceId, properties.retryAfter());
         }
         if (asked != SweepLoop.Outcome.STILL_UNKNOWN) {
             throw new RefundProblems.RefundNotOpen(referenceId, current(refund).state().name());

@@ -144,8 +144,10 @@ class RefundStore {
     private static final RowMapper<Refund> ROW = RefundStore::map;
 
     private final JdbcClient jdbc;
+    private final RefundProperties properties;
 
-    RefundStore(JdbcClient jdbc) {
+    RefundStore(JdbcClient jdbc, RefundProperties properties) {
+        this.properties = properties;
         this.jdbc = jdbc;
     }
 
@@ -175,7 +177,7 @@ class RefundStore {
                     "must be the order's paid currency " + locked[1]);
         }
         if (jdbc.sql(OTHER_UNKNOWN).param("orderId", orderId).param("key", key).query(Boolean.class).single()) {
-            throw new RefundBlockedByUnknown(java.time.Duration.ofSeconds(30));
+            throw new RefundBlockedByUnknown(properties.blockedRetryAfter());
         }
         Refund inserted = jdbc.sql(INSERT).param("orderId", orderId).param("key", key)
                 .param("referenceId", newReference).param("amount", amount).param("currency", currency)

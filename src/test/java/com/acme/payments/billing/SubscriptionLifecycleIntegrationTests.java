@@ -1,4 +1,4 @@
-package com.acme.payments.stripe;
+package com.acme.payments.billing;
 
 import static com.acme.payments.stripe.StripeFixtures.event;
 import static com.acme.payments.stripe.StripeFixtures.id;
@@ -7,9 +7,13 @@ import static com.acme.payments.stripe.StripeFixtures.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import tools.jackson.databind.JsonNode;
+
+import com.acme.payments.stripe.StripeFixtures;
+import com.acme.payments.stripe.StripeIntegrationTest;
 
 /** Payment failures, subscription updates and the teardown. */
 class SubscriptionLifecycleIntegrationTests extends StripeIntegrationTest {
@@ -50,6 +54,37 @@ class SubscriptionLifecycleIntegrationTests extends StripeIntegrationTest {
                 "subscription_cycle", subscriptionId, userId, month(1), month(2), 0, null));
 
         assertThat(deliver(failedForPaidPeriod).status()).isEqualTo(200);
+
+        assertThat(mirrorStatus(subscriptionId)).isEqualTo("active");
+        assertThat(outboxKeys(eventId)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a late failure of the first period, paid at checkout, changes nothing and notifies no one")
+    void aLateFailureOfTheCheckoutPaidFirstPeriodChangesNothing() {
+        String otherUser = id("user");
+        String otherSubscription = id("sub");
+        subscribed(otherUser, otherSubscription); // the first period granted by the paid session, no period row
+        String eventId = id("evt");
+        String firstInvoiceFailed = event(eventId, "invoice.payment_failed", StripeFixtures.invoice(id("in"),
+                "subscription_create", otherSubscription, otherUser, month(0), month(1), 0, null));
+
+        assertThat(deliver(firstInvoiceFailed).status()).isEqualTo(200);
+
+        assertThat(mirrorStatus(otherSubscription)).isEqualTo("active");
+        assertThat(outboxKeys(eventId)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a late failure of an invoice recorded paid changes nothing")
+    void aLateFailureOfAnInvoiceRecordedPaidChangesNothing() {
+        String invoiceId = id("in");
+        assertThat(deliver(event(id("evt"), "invoice.paid", StripeFixtures.invoice(invoiceId, "subscription_update",
+                subscriptionId, userId, month(3), month(4), 1000, null))).status()).isEqualTo(200);
+        String eventId = id("evt");
+
+        assertThat(deliver(event(eventId, "invoice.payment_failed", StripeFixtures.invoice(invoiceId,
+                "subscription_update", subscriptionId, userId, month(3), month(4), 0, null))).status()).isEqualTo(200);
 
         assertThat(mirrorStatus(subscriptionId)).isEqualTo("active");
         assertThat(outboxKeys(eventId)).isEmpty();

@@ -11,25 +11,28 @@ import com.acme.payments.stripe.StripeEventHandler.Applied;
 /**
  * The one transaction per event: completion mark (checking the claim token, which also locks the
  * claim row against a concurrent takeover until commit), entitlement, ledger, mirror and outbox rows
- * commit together or not at all. SERIALIZABLE, so two events racing on one user or subscription
- * cannot both act on a stale read: PostgreSQL aborts one (40001) and {@link SerializationRetry} runs it
- * again inside the same claim.
+ * commit together or not at all. READ COMMITTED: events that touch the same rows serialise on row
+ * locks the appliers take in one fixed order (docs/stripe.md, "Isolation and lock order"), every
+ * read-then-write reads under such a lock or writes conditionally, and the unique keys are the last
+ * line. Unrelated events therefore never abort each other, as SERIALIZABLE's predicate locks on shared
+ * index pages made them do. A deadlock (40P01) or serialization failure (40001) that still happens is
+ * run again inside the same claim by {@link SerializationRetry}.
  */
 @Component
-class StripeEventTransaction {
+class StripeEventApplier {
 
     private final ProcessedEventStore events;
     private final StripeEventHandler handler;
     private final ObjectProvider<StripeProcessingHook> hooks;
 
-    StripeEventTransaction(ProcessedEventStore events, StripeEventHandler handler,
+    StripeEventApplier(ProcessedEventStore events, StripeEventHandler handler,
             ObjectProvider<StripeProcessingHook> hooks) {
         this.events = events;
         this.handler = handler;
         this.hooks = hooks;
     }
 
-    @Transactional(isolation = Isolation.SERIALIZABLE)
+    @Transactional(isolation = Isolation.READ_COMMITTED)
     public Applied apply(StripeEvent event, Claim claim, int attempt) {
         if (!events.complete(claim)) {
             throw new ClaimLost(event.id());

@@ -1,4 +1,4 @@
-package com.acme.payments.stripe;
+package com.acme.payments.billing;
 
 import static com.acme.payments.stripe.StripeFixtures.event;
 import static com.acme.payments.stripe.StripeFixtures.id;
@@ -9,6 +9,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import tools.jackson.databind.JsonNode;
+
+import com.acme.payments.stripe.StripeFixtures;
+import com.acme.payments.stripe.StripeIntegrationTest;
 
 class CheckoutIntegrationTests extends StripeIntegrationTest {
 

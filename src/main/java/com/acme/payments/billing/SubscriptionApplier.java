@@ -28,15 +28,15 @@ import tools.jackson.databind.JsonNode;
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
-class SubscriptionEvents {
+class SubscriptionApplier {
 
-    private static final Logger log = LoggerFactory.getLogger(SubscriptionEvents.class);
+    private static final Logger log = LoggerFactory.getLogger(SubscriptionApplier.class);
 
     private final UserStore users;
     private final SubscriptionStore subscriptions;
     private final Effects effects;
 
-    SubscriptionEvents(UserStore users, SubscriptionStore subscriptions, Effects effects) {
+    SubscriptionApplier(UserStore users, SubscriptionStore subscriptions, Effects effects) {
         this.users = users;
         this.subscriptions = subscriptions;
         this.effects = effects;
@@ -47,7 +47,8 @@ class SubscriptionEvents {
         if (incoming == null) {
             return missingUser(event);
         }
-        Optional<Subscription> stored = subscriptions.find(incoming.subscriptionId());
+        // locked: two updates of one subscription diff against each other's commit, never a stale read
+        Optional<Subscription> stored = subscriptions.lock(incoming.subscriptionId());
         if ("canceled".equals(incoming.status())) {
             // The teardown (revoke + notice) belongs to customer.subscription.deleted, in its own transaction.
             incoming = withStatus(incoming, stored.map(Subscription::status).orElse("active"));

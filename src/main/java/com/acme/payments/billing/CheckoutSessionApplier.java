@@ -22,21 +22,25 @@ import tools.jackson.databind.JsonNode;
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
-class CheckoutEvents {
+class CheckoutSessionApplier {
 
-    private static final Logger log = LoggerFactory.getLogger(CheckoutEvents.class);
+    private static final Logger log = LoggerFactory.getLogger(CheckoutSessionApplier.class);
 
-    private final Entitlements entitlements;
+    private final GrantApplier entitlements;
     private final UserStore users;
     private final PurchaseStore purchases;
+    private final PendingReversalStore pending;
+    private final ReversalApplier reversals;
     private final Effects effects;
     private final BillingProperties properties;
 
-    CheckoutEvents(Entitlements entitlements, UserStore users, PurchaseStore purchases, Effects effects,
-            BillingProperties properties) {
+    CheckoutSessionApplier(GrantApplier entitlements, UserStore users, PurchaseStore purchases,
+            PendingReversalStore pending, ReversalApplier reversals, Effects effects, BillingProperties properties) {
         this.entitlements = entitlements;
         this.users = users;
         this.purchases = purchases;
+        this.pending = pending;
+        this.reversals = reversals;
         this.effects = effects;
         this.properties = properties;
     }
@@ -87,12 +91,14 @@ class CheckoutEvents {
         }
         String productId = text(session, "metadata", "productId");
         long credits = properties.creditsFor(productId);
+        pending.lockPaymentKeys(paymentIntentId); // first: a refund racing this purchase waits, or is seen kept
         users.ensure(userId);
         if (!purchases.record(paymentIntentId, userId, productId, text(session, "id"), amount, currency, credits)) {
             log.info("purchase already recorded, paymentIntentId={} eventId={}", paymentIntentId, event.id());
             return Applied.APPLIED;
         }
         users.addCredits(userId, credits);
+        reversals.applyPendingToPurchase(paymentIntentId);
         entitlements.conversion(event.id(), conversionId, amount, currency, "webhook", "purchase", paymentIntentId);
         log.info("purchase recorded, paymentIntentId={} userId={} productId={} credits={} eventId={}",
                 paymentIntentId, userId, productId, credits, event.id());

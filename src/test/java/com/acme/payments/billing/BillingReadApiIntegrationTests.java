@@ -1,9 +1,10 @@
-package com.acme.payments.stripe;
+package com.acme.payments.billing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
+import com.acme.payments.stripe.StripeIntegrationTest;
 import com.acme.payments.support.Http;
 
 class BillingReadApiIntegrationTests extends StripeIntegrationTest {

@@ -1,6 +1,7 @@
 package com.acme.payments.psp;
 
 import java.util.List;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,15 +21,16 @@ import com.acme.payments.psp.PaymentUpdateHandler.Applied;
  * the replay job, which feeds it the payment as the PSP reports it now.
  */
 @Component
-public class PaymentUpdates {
+public class PaymentUpdateApplier {
 
-    private static final Logger log = LoggerFactory.getLogger(PaymentUpdates.class);
+    private static final Logger log = LoggerFactory.getLogger(PaymentUpdateApplier.class);
 
     private final InboxStore inbox;
     private final List<PaymentUpdateHandler> handlers;
     private final TransactionTemplate savepoint;
 
-    PaymentUpdates(InboxStore inbox, List<PaymentUpdateHandler> handlers, PlatformTransactionManager transactions) {
+    PaymentUpdateApplier(InboxStore inbox, List<PaymentUpdateHandler> handlers,
+            PlatformTransactionManager transactions) {
         this.inbox = inbox;
         this.handlers = handlers;
         this.savepoint = new TransactionTemplate(transactions);
@@ -60,15 +62,15 @@ public class PaymentUpdates {
      * Empty when the lease on the stale receipt was taken over (nothing written).
      */
     @Transactional
-    public java.util.Optional<WebhookOutcome> replay(long staleReceiptId, long leaseVersion, PspPayment current) {
+    public Optional<WebhookOutcome> replay(long staleReceiptId, long leaseVersion, PspPayment current) {
         if (!inbox.holdLease(staleReceiptId, leaseVersion)) {
-            return java.util.Optional.empty(); // another replayer holds the receipt now: write nothing
+            return Optional.empty(); // another replayer holds the receipt now: write nothing
         }
         WebhookOutcome outcome = receive(current); // same transaction: this method is the proxied entry
         if (outcome != WebhookOutcome.UNKNOWN_PAYMENT) {
             inbox.supersede(staleReceiptId);
         }
-        return java.util.Optional.of(outcome);
+        return Optional.of(outcome);
     }
 
     /**

@@ -12,7 +12,7 @@ import com.acme.payments.stripe.StripeEventHandler;
 /** Routes each handled Stripe event type to the billing code that applies it. */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
-class BillingEventHandler implements StripeEventHandler {
+class BillingEventApplier implements StripeEventHandler {
 
     private static final Set<String> TYPES = Set.of(
             "checkout.session.completed", "checkout.session.async_payment_succeeded",
@@ -20,13 +20,13 @@ class BillingEventHandler implements StripeEventHandler {
             "customer.subscription.updated", "customer.subscription.deleted", "charge.refunded",
             "charge.dispute.created");
 
-    private final CheckoutEvents checkout;
-    private final InvoiceEvents invoices;
-    private final SubscriptionEvents subscriptions;
-    private final ReversalEvents reversals;
+    private final CheckoutSessionApplier checkout;
+    private final InvoiceApplier invoices;
+    private final SubscriptionApplier subscriptions;
+    private final ReversalApplier reversals;
 
-    BillingEventHandler(CheckoutEvents checkout, InvoiceEvents invoices, SubscriptionEvents subscriptions,
-            ReversalEvents reversals) {
+    BillingEventApplier(CheckoutSessionApplier checkout, InvoiceApplier invoices, SubscriptionApplier subscriptions,
+            ReversalApplier reversals) {
         this.checkout = checkout;
         this.invoices = invoices;
         this.subscriptions = subscriptions;

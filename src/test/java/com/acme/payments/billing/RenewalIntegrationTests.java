@@ -1,4 +1,4 @@
-package com.acme.payments.stripe;
+package com.acme.payments.billing;
 
 import static com.acme.payments.stripe.StripeFixtures.event;
 import static com.acme.payments.stripe.StripeFixtures.id;
@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import com.acme.payments.stripe.StripeFixtures;
+import com.acme.payments.stripe.StripeIntegrationTest;
 import com.acme.payments.support.Http;
 
 import tools.jackson.databind.JsonNode;

@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.billing.Entitlements.PeriodPayment;
+import com.acme.payments.billing.GrantApplier.PeriodPayment;
 import com.acme.payments.stripe.StripeEvent;
 import com.acme.payments.stripe.StripeEventHandler.Applied;
 
@@ -22,24 +22,31 @@ import tools.jackson.databind.JsonNode;
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
-class InvoiceEvents {
+class InvoiceApplier {
 
-    private static final Logger log = LoggerFactory.getLogger(InvoiceEvents.class);
+    private static final Logger log = LoggerFactory.getLogger(InvoiceApplier.class);
     private static final String CREATE = "subscription_create";
 
-    private final Entitlements entitlements;
+    private final GrantApplier entitlements;
     private final UserStore users;
     private final SubscriptionStore subscriptions;
     private final InvoiceStore invoices;
+    private final GrantStore grants;
+    private final PendingReversalStore pending;
+    private final ReversalApplier reversals;
     private final Effects effects;
     private final BillingProperties properties;
 
-    InvoiceEvents(Entitlements entitlements, UserStore users, SubscriptionStore subscriptions,
-            InvoiceStore invoices, Effects effects, BillingProperties properties) {
+    InvoiceApplier(GrantApplier entitlements, UserStore users, SubscriptionStore subscriptions,
+            InvoiceStore invoices, GrantStore grants, PendingReversalStore pending, ReversalApplier reversals,
+            Effects effects, BillingProperties properties) {
         this.entitlements = entitlements;
         this.users = users;
         this.subscriptions = subscriptions;
         this.invoices = invoices;
+        this.grants = grants;
+        this.pending = pending;
+        this.reversals = reversals;
         this.effects = effects;
         this.properties = properties;
     }
@@ -62,13 +69,27 @@ class InvoiceEvents {
         Invoices.Period period = Invoices.period(invoice);
         Long amountPaid = number(invoice, "amount_paid");
         String currency = text(invoice, "currency");
+        String paymentIntentId = Invoices.paymentIntentId(invoice);
+        boolean recorded = amountPaid != null && currency != null;
+        if (recorded) {
+            pending.lockPaymentKeys(invoiceId, paymentIntentId); // first: a racing reversal waits, or is seen kept
+        }
         users.ensure(userId);
         subscriptions.createIfAbsent(subscriptionId, userId, "active");
-        if (amountPaid != null && currency != null) {
+        if (recorded) {
             boolean grantsPeriod = Invoices.CYCLE.equals(reason) || CREATE.equals(reason);
-            invoices.record(invoiceId, subscriptionId, Invoices.paymentIntentId(invoice), amountPaid, currency,
+            invoices.record(invoiceId, subscriptionId, paymentIntentId, amountPaid, currency,
                     grantsPeriod ? properties.creditsPerPeriod() : 0);
         }
+        Applied applied = grant(event, invoice, invoiceId, subscriptionId, userId, reason, period);
+        if (recorded) {
+            reversals.applyPendingToInvoice(invoiceId, paymentIntentId);
+        }
+        return applied;
+    }
+
+    private Applied grant(StripeEvent event, JsonNode invoice, String invoiceId, String subscriptionId,
+            String userId, String reason, Invoices.Period period) {
         if (!Invoices.CYCLE.equals(reason)) {
             if (CREATE.equals(reason) && period != null) {
                 subscriptions.moveForward(subscriptionId, period.start(), period.end(), "active");
@@ -83,7 +104,8 @@ class InvoiceEvents {
             return Applied.IGNORED;
         }
         entitlements.grantPeriod(new PeriodPayment(userId, subscriptionId, period.start(), period.end(), "webhook",
-                event.id(), invoiceId, event.id(), Invoices.conversionEventId(invoice), amountPaid, currency));
+                event.id(), invoiceId, event.id(), Invoices.conversionEventId(invoice), number(invoice, "amount_paid"),
+                text(invoice, "currency")));
         return Applied.APPLIED;
     }
 
@@ -104,7 +126,11 @@ class InvoiceEvents {
         Long periodStart = period == null ? null : period.start();
         users.ensure(userId);
         boolean created = subscriptions.createIfAbsent(subscriptionId, userId, "past_due");
-        boolean marked = created || subscriptions.markPastDue(subscriptionId, periodStart);
+        // the mirror's lock first: a grant of this period commits before we read, or waits for us
+        subscriptions.lock(subscriptionId);
+        boolean marked = created
+                || (!alreadyPaid(invoice, subscriptionId, periodStart) && subscriptions.markPastDue(subscriptionId,
+                        periodStart));
         if (!marked) {
             log.info("late payment failure for a paid or ended period, no notice, eventId={} subscriptionId={}",
                     event.id(), subscriptionId);
@@ -114,6 +140,17 @@ class InvoiceEvents {
         effects.notice("payment_failed_notice", event.id(), userId, subscriptionId, periodStart, portal);
         log.info("subscription past_due, user notified, eventId={} subscriptionId={}", event.id(), subscriptionId);
         return Applied.APPLIED;
+    }
+
+    /**
+     * A failure delivered after its period was paid: the period granted (renewal), the same invoice
+     * recorded paid, or the first invoice when the paid checkout session granted the first period.
+     */
+    private boolean alreadyPaid(JsonNode invoice, String subscriptionId, Long periodStart) {
+        String invoiceId = text(invoice, "id");
+        return (periodStart != null && grants.periodGranted(subscriptionId, periodStart))
+                || (invoiceId != null && invoices.find(invoiceId).isPresent())
+                || (CREATE.equals(text(invoice, "billing_reason")) && grants.checkoutGranted(subscriptionId));
     }
 
     private String userOf(JsonNode invoice, String subscriptionId) {

@@ -1,4 +1,4 @@
-package com.acme.payments.stripe;
+package com.acme.payments.billing;
 
 import static com.acme.payments.stripe.StripeFixtures.id;
 import static com.acme.payments.stripe.StripeFixtures.invoice;
@@ -14,6 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import com.acme.payments.stripe.StripeFixtures;
+import com.acme.payments.stripe.StripeIntegrationTest;
 import com.acme.payments.support.Http;
 
 import tools.jackson.databind.JsonNode;
@@ -98,9 +100,5 @@ class ReconciliationIntegrationTests extends StripeIntegrationTest {
         assertThat(http().bearer("test-shop-key").post("/api/billing/subscriptions/" + subscriptionId + "/sync", "")
                 .status()).isEqualTo(403);
         assertThat(admin().post("/api/billing/subscriptions/sub_unknown/sync", "").status()).isEqualTo(404);
-    }
-
-    private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder json(String body) {
-        return aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(body);
     }
 }

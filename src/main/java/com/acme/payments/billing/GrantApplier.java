@@ -15,9 +15,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 @Component
 @Transactional(propagation = Propagation.MANDATORY)
-class Entitlements {
+class GrantApplier {
 
-    private static final Logger log = LoggerFactory.getLogger(Entitlements.class);
+    private static final Logger log = LoggerFactory.getLogger(GrantApplier.class);
 
     private final UserStore users;
     private final SubscriptionStore subscriptions;
@@ -26,7 +26,7 @@ class Entitlements {
     private final BillingProperties properties;
     private final MeterRegistry registry;
 
-    Entitlements(UserStore users, SubscriptionStore subscriptions, GrantStore grants, Effects effects,
+    GrantApplier(UserStore users, SubscriptionStore subscriptions, GrantStore grants, Effects effects,
             BillingProperties properties, MeterRegistry registry) {
         this.users = users;
         this.subscriptions = subscriptions;
