@@ -7,6 +7,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.common.jobs.SweepLoop.Outcome;
 import com.acme.payments.psp.PspPayment;
 
 /**
@@ -46,13 +47,14 @@ class RefundApplier {
         return true;
     }
 
-    /** The sweep's settle: writes nothing once another instance holds the lease. Empty when fenced. */
+    /** The sweep's settle: writes nothing once another instance holds the lease ({@code FENCED}). */
     @Transactional
-    Optional<Boolean> settleUnderLease(Refund refund, PspPayment payment) {
+    Outcome settleUnderLease(Refund refund, PspPayment payment) {
         if (!refunds.holdLease(refund.id(), refund.leaseVersion())) {
-            return Optional.empty();
+            return Outcome.FENCED;
         }
-        return Optional.of(settle(refund, payment));
+        settle(refund, payment);
+        return Outcome.RESOLVED;
     }
 
     /** A confirmed 4xx to our create call: nothing was created, the reservation goes back. */
