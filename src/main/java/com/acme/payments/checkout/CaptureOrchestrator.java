@@ -44,11 +44,11 @@ class CaptureOrchestrator {
         this.sweep = sweep;
     }
 
-    void perform(Order order, Operation.Kind kind) {
+    void perform(Order order, Operation.Kind kind, String actor) {
         if (order.status() != OrderStatus.AUTHORIZED || order.pspPaymentId() == null) {
             throw new OrderNotAuthorized(order.orderRef(), order.status().name());
         }
-        OperationStore.Claimed claim = operations.claim(order.id(), kind, order.pspPaymentId());
+        OperationStore.Claimed claim = operations.claim(order.id(), kind, order.pspPaymentId(), actor);
         Operation operation = claim.operation();
         if (!claim.owner()) {
             settleOrAnswerUnknown(operation);

@@ -56,6 +56,7 @@ class PspWebhookController {
         }
         WebhookOutcome outcome = updates.receive(payment);
         metrics.outcome(outcome.value());
+        log.info("psp webhook paymentId={} state={} outcome={}", payment.id(), payment.state(), outcome.value());
         return Map.of("status", outcome.value());
     }
 

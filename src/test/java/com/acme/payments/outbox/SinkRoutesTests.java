@@ -11,7 +11,7 @@ class SinkRoutesTests {
 
     private static OutboxProperties sinks(String notify, String conversion, String fulfilment) {
         return new OutboxProperties(null, null, null, null, null, null, null, null, null,
-                new OutboxProperties.Sinks(notify, conversion, fulfilment, null, null), null);
+                new OutboxProperties.Sinks(notify, conversion, fulfilment, null, null, null, null, null), null);
     }
 
     @Test

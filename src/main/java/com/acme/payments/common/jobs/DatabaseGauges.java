@@ -24,10 +24,21 @@ public class DatabaseGauges {
     private static final Logger log = LoggerFactory.getLogger(DatabaseGauges.class);
 
     private final MeterRegistry registry;
+    private final Map<String, Entry> gauges = new ConcurrentHashMap<>();
     private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
 
     DatabaseGauges(MeterRegistry registry) {
         this.registry = registry;
+    }
+
+    /** Registers a gauge read from {@code query} at every refresh. */
+    public void register(String name, String description, String baseUnit, Tags tags, Supplier<Number> query) {
+        Entry entry = new Entry(query);
+        if (gauges.putIfAbsent(name + tags, entry) == null) {
+            Gauge.builder(name, entry, e -> e.value).description(description).baseUnit(baseUnit).tags(tags)
+                    .register(registry);
+            entry.refresh();
+        }
     }
 
     /**
@@ -47,7 +58,26 @@ public class DatabaseGauges {
 
     @Scheduled(fixedDelayString = "${payments.gauges.refresh:15s}", initialDelayString = "${payments.gauges.refresh:15s}")
     public void refresh() {
+        gauges.values().forEach(Entry::refresh);
         snapshots.values().forEach(Snapshot::refresh);
+    }
+
+    private static final class Entry {
+        private final Supplier<Number> query;
+        private volatile double value = Double.NaN;
+
+        Entry(Supplier<Number> query) {
+            this.query = query;
+        }
+
+        void refresh() {
+            try {
+                Number n = query.get();
+                value = n == null ? 0 : n.doubleValue();
+            } catch (RuntimeException e) {
+                log.warn("gauge refresh failed: {}", e.getClass().getSimpleName());
+            }
+        }
     }
 
     private static final class Snapshot {
