@@ -15,6 +15,19 @@ public final class Schedules {
     private Schedules() {
     }
 
+    /**
+     * The usual job: runs only while {@code enabled}, not backing off after a PSP outage and not
+     * shutting down (then it leaves its rows to the leases).
+     */
+    public static void guarded(ScheduledTaskRegistrar registrar, boolean enabled, Duration interval,
+            Duration initialDelay, Backoff backoff, Shutdown shutdown, Runnable job) {
+        fixedDelay(registrar, interval, initialDelay, () -> {
+            if (enabled && !backoff.paused() && !shutdown.stopping()) {
+                job.run();
+            }
+        });
+    }
+
     public static void fixedDelay(ScheduledTaskRegistrar registrar, Duration interval, Duration initialDelay,
             Runnable job) {
         registrar.addFixedDelayTask(new FixedDelayTask(job, interval, initialDelay));

@@ -1,10 +1,13 @@
-package com.acme.payments.checkout;
+package com.acme.payments.common.jobs;
 
 import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-/** The straggler poll ({@code payments.stragglers.*}): orders non-final past {@code grace} are polled. */
+/**
+ * The straggler polls ({@code payments.stragglers.*}), one setting for both: orders and DONE refunds
+ * still non-final at the PSP past {@code grace} are read from the PSP again.
+ */
 @ConfigurationProperties("payments.stragglers")
 public record StragglerProperties(Boolean enabled, Duration interval, Duration initialDelay, Duration grace,
         Integer batchSize) {
