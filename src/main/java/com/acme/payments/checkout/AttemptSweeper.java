@@ -3,10 +3,14 @@ package com.acme.payments.checkout;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.jobs.Backoff;
@@ -17,12 +21,14 @@ import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.jobs.SweepLoop.Outcome;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.annotation.PreDestroy;
 import io.micrometer.core.instrument.Tags;
 
 /**
  * Resolves the checkout attempts and capture/void operations no request will: IN_FLIGHT rows whose
  * owner died are aged into UNKNOWN, then a batch of UNKNOWN rows is claimed (committed, SKIP LOCKED)
- * and each is resolved through the same resolve() the request path uses, outside any transaction.
+ * and each is resolved through the same resolve() the request path uses, outside any transaction,
+ * {@code payments.sweep.concurrency} rows at a time.
  * Every instance runs it; the claim makes sure no row is resolved by two at once.
  */
 @Component
@@ -40,6 +46,7 @@ class AttemptSweeper {
     private final JobMetrics attemptMetrics;
     private final JobMetrics operationMetrics;
     private final Backoff backoff;
+    private final ThreadPoolExecutor workers;
 
     AttemptSweeper(AttemptStore attempts, OperationStore operations, CheckoutOrchestrator checkout,
             CaptureOrchestrator captures, SweepProperties properties, Shutdown shutdown, Clock clock,
@@ -54,6 +61,7 @@ class AttemptSweeper {
         this.attemptMetrics = new JobMetrics(registry, "checkout-sweep");
         this.operationMetrics = new JobMetrics(registry, "operation-sweep");
         this.backoff = new Backoff(clock, properties.interval(), Duration.ofMinutes(15));
+        this.workers = workers(properties.concurrency());
         gauges.register("payments.attempts.unknown", "Checkout attempts in UNKNOWN", null, Tags.of("kind", "checkout"),
                 () -> attempts.unknownStats()[0]);
         gauges.register("payments.attempts.unknown.oldest.age", "Age of the oldest UNKNOWN checkout attempt", "seconds",
@@ -75,7 +83,8 @@ class AttemptSweeper {
         attemptMetrics.aged(aged);
         List<Attempt> claimed = attempts.claimUnknown(properties.lease(), properties.batchSize());
         attemptMetrics.claimed(claimed.size());
-        SweepLoop.process("checkout-sweep", claimed, this::resolveAttempt, attemptMetrics, backoff, shutdown);
+        SweepLoop.process("checkout-sweep", claimed, this::resolveAttempt, attemptMetrics, backoff, shutdown, workers,
+                properties.concurrency());
         attemptMetrics.run(Duration.ofMillis(clock.millis() - started));
         if (aged > 0 || !claimed.isEmpty()) {
             log.info("checkout sweep: aged={} claimed={}", aged, claimed.size());
@@ -85,8 +94,25 @@ class AttemptSweeper {
         operationMetrics.aged(operations.ageInFlight(properties.inFlightAge(), properties.batchSize()));
         List<Operation> ops = operations.claimUnknown(properties.lease(), properties.batchSize());
         operationMetrics.claimed(ops.size());
-        SweepLoop.process("operation-sweep", ops, op -> captures.resolve(op, true), operationMetrics, backoff, shutdown);
+        SweepLoop.process("operation-sweep", ops, op -> captures.resolve(op, true), operationMetrics, backoff, shutdown,
+                workers, properties.concurrency());
         operationMetrics.run(Duration.ofMillis(clock.millis() - started));
+    }
+
+    /** concurrency - 1 helpers beside the scheduler's thread; they end after a minute without a batch. */
+    private static ThreadPoolExecutor workers(int concurrency) {
+        int helpers = Math.max(1, concurrency - 1);
+        CustomizableThreadFactory threads = new CustomizableThreadFactory("checkout-sweep-");
+        threads.setDaemon(true);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(helpers, helpers, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), threads);
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    @PreDestroy
+    void stopWorkers() {
+        workers.shutdown(); // a running batch sees Shutdown.stopping() and ends after its current rows
     }
 
     private Outcome resolveAttempt(Attempt attempt) {
