@@ -1,5 +1,6 @@
 package com.acme.payments.billing;
 
+import java.time.Duration;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -17,7 +18,7 @@ public record BillingProperties(Long creditsPerPeriod, Map<String, Product> prod
         creditsPerPeriod = creditsPerPeriod == null ? 500L : creditsPerPeriod;
         products = products == null ? Map.of() : Map.copyOf(products);
         portalUrl = portalUrl == null || portalUrl.isBlank() ? null : portalUrl.strip();
-        reconciliation = reconciliation == null ? new Reconciliation(null) : reconciliation;
+        reconciliation = reconciliation == null ? new Reconciliation(null, null) : reconciliation;
         if (creditsPerPeriod < 0) {
             throw new IllegalArgumentException("billing.credits-per-period must not be negative");
         }
@@ -32,10 +33,18 @@ public record BillingProperties(Long creditsPerPeriod, Map<String, Product> prod
     public record Product(Long credits) {
     }
 
-    /** The nightly repair; {@code enabled} is false in tests, which call the job bean directly. */
-    public record Reconciliation(Boolean enabled) {
+    /**
+     * The nightly repair; {@code enabled} is false in tests, which call the job bean directly. {@code lease}
+     * (default 6h) is how long the night's runner is trusted before another instance may take the night
+     * over: longer than the slowest pass, since a takeover means a second pass.
+     */
+    public record Reconciliation(Boolean enabled, Duration lease) {
         public Reconciliation {
             enabled = enabled == null || enabled;
+            lease = lease == null ? Duration.ofHours(6) : lease;
+            if (lease.isNegative() || lease.isZero()) {
+                throw new IllegalArgumentException("billing.reconciliation.lease must be positive");
+            }
         }
     }
 }

@@ -27,6 +27,12 @@ class GrantStore {
             VALUES (:subscriptionId, 'checkout', :eventId, :credits)
             ON CONFLICT (subscription_id) WHERE period_start IS NULL DO NOTHING
             """;
+    private static final String PERIOD_GRANTED = """
+            SELECT count(*) FROM billing_grant WHERE subscription_id = :subscriptionId AND period_start = :start
+            """;
+    private static final String CHECKOUT_GRANTED = """
+            SELECT count(*) FROM billing_grant WHERE subscription_id = :subscriptionId AND period_start IS NULL
+            """;
     private static final String LIST = """
             SELECT period_start, period_end, source, event_id, granted_at
             FROM billing_grant WHERE subscription_id = :subscriptionId
@@ -51,6 +57,16 @@ class GrantStore {
     boolean recordCheckout(String subscriptionId, String eventId, long credits) {
         return jdbc.sql(INSERT_CHECKOUT).param("subscriptionId", subscriptionId).param("eventId", eventId)
                 .param("credits", credits).update() == 1;
+    }
+
+    boolean periodGranted(String subscriptionId, long start) {
+        return jdbc.sql(PERIOD_GRANTED).param("subscriptionId", subscriptionId).param("start", start)
+                .query(Long.class).single() > 0;
+    }
+
+    /** True when the subscription's first period was granted by its paid checkout session. */
+    boolean checkoutGranted(String subscriptionId) {
+        return jdbc.sql(CHECKOUT_GRANTED).param("subscriptionId", subscriptionId).query(Long.class).single() > 0;
     }
 
     @Transactional(readOnly = true, propagation = Propagation.REQUIRED)

@@ -29,6 +29,7 @@ class InvoiceStore {
             FROM billing_invoice
             """;
     private static final String FIND = COLUMNS + " WHERE invoice_id = :invoiceId";
+    private static final String FIND_FOR_UPDATE = COLUMNS + " WHERE invoice_id = :invoiceId FOR UPDATE";
     private static final String FIND_BY_PAYMENT_INTENT = COLUMNS
             + " WHERE payment_intent_id = :paymentIntentId ORDER BY created_at LIMIT 1";
     private static final String SWAP_REVERSALS = """
@@ -50,17 +51,25 @@ class InvoiceStore {
         this.jdbc = jdbc;
     }
 
-    void record(String invoiceId, String subscriptionId, String paymentIntentId, long amountPaid, String currency,
+    /** True when this call recorded the invoice; false when it was already recorded. */
+    boolean record(String invoiceId, String subscriptionId, String paymentIntentId, long amountPaid, String currency,
             long creditsBasis) {
-        jdbc.sql(INSERT).param("invoiceId", invoiceId).param("subscriptionId", subscriptionId)
+        return jdbc.sql(INSERT).param("invoiceId", invoiceId).param("subscriptionId", subscriptionId)
                 .param("paymentIntentId", paymentIntentId).param("amountPaid", amountPaid)
-                .param("currency", currency).param("creditsBasis", creditsBasis).update();
+                .param("currency", currency).param("creditsBasis", creditsBasis).update() == 1;
     }
 
+    @Transactional(readOnly = true, propagation = Propagation.REQUIRED)
     Optional<Invoice> find(String invoiceId) {
         return jdbc.sql(FIND).param("invoiceId", invoiceId).query(InvoiceStore::map).optional();
     }
 
+    /** The invoice, its row locked until commit: a reversal reads the totals it will swap under this lock. */
+    Optional<Invoice> findForUpdate(String invoiceId) {
+        return jdbc.sql(FIND_FOR_UPDATE).param("invoiceId", invoiceId).query(InvoiceStore::map).optional();
+    }
+
+    @Transactional(readOnly = true, propagation = Propagation.REQUIRED)
     Optional<Invoice> findByPaymentIntent(String paymentIntentId) {
         return jdbc.sql(FIND_BY_PAYMENT_INTENT).param("paymentIntentId", paymentIntentId)
                 .query(InvoiceStore::map).optional();

@@ -28,6 +28,7 @@ class PurchaseStore {
                    credits_granted, credits_clawed_back
             FROM billing_purchase WHERE payment_intent_id = :paymentIntentId
             """;
+    private static final String FIND_FOR_UPDATE = FIND + " FOR UPDATE";
     private static final String SWAP_REVERSALS = """
             UPDATE billing_purchase
             SET refunded_total = :refunded, disputed_total = :disputed, credits_clawed_back = :clawed,
@@ -54,6 +55,12 @@ class PurchaseStore {
     @Transactional(readOnly = true, propagation = Propagation.REQUIRED)
     Optional<Purchase> find(String paymentIntentId) {
         return jdbc.sql(FIND).param("paymentIntentId", paymentIntentId).query(PurchaseStore::map).optional();
+    }
+
+    /** The purchase, its row locked until commit: a reversal reads the totals it will swap under this lock. */
+    Optional<Purchase> findForUpdate(String paymentIntentId) {
+        return jdbc.sql(FIND_FOR_UPDATE).param("paymentIntentId", paymentIntentId).query(PurchaseStore::map)
+                .optional();
     }
 
     /** Compare-and-swap from {@code before} to the new totals; false when the row moved meanwhile. */

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.billing.Entitlements.PeriodPayment;
+import com.acme.payments.billing.GrantApplier.PeriodPayment;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.stripe.SerializationRetry;
@@ -30,11 +30,11 @@ class ReconciliationOrchestrator {
     private static final Logger log = LoggerFactory.getLogger(ReconciliationOrchestrator.class);
 
     private final StripeApiClient stripe;
-    private final ReconciliationTransaction transaction;
+    private final ReconciliationApplier transaction;
     private final SubscriptionStore subscriptions;
     private final SerializationRetry retry;
 
-    ReconciliationOrchestrator(StripeApiClient stripe, ReconciliationTransaction transaction,
+    ReconciliationOrchestrator(StripeApiClient stripe, ReconciliationApplier transaction,
             SubscriptionStore subscriptions, SerializationRetry retry) {
         this.stripe = stripe;
         this.transaction = transaction;

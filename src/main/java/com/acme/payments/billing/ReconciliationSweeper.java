@@ -1,51 +1,129 @@
 package com.acme.payments.billing;
 
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
+import com.acme.payments.common.jobs.DatabaseGauges;
+import com.acme.payments.common.jobs.JobMetrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+
 /**
- * The nightly repair: reconciles every subscription that has not ended. A failure on one subscription
- * is logged and does not stop the others. Off when {@code billing.reconciliation.enabled} is false.
+ * The nightly repair: once per night across all instances (the instance that takes the night's lease
+ * row runs it; the others skip), reconciles every subscription that has not ended and records who ran
+ * it and what it granted. A failure on one subscription is logged and does not stop the others. Off
+ * when {@code billing.reconciliation.enabled} is false.
  */
 @Component
 class ReconciliationSweeper {
 
+    static final String JOB = "billing-reconciliation";
     private static final Logger log = LoggerFactory.getLogger(ReconciliationSweeper.class);
 
     private final ReconciliationOrchestrator reconciliation;
     private final SubscriptionStore subscriptions;
+    private final ReconciliationRunStore runs;
     private final BillingProperties properties;
+    private final Clock clock;
+    private final JobMetrics metrics;
+    private final Counter skipped;
+    private final String owner = owner();
 
     ReconciliationSweeper(ReconciliationOrchestrator reconciliation, SubscriptionStore subscriptions,
-            BillingProperties properties) {
+            ReconciliationRunStore runs, BillingProperties properties, Clock clock, MeterRegistry registry,
+            DatabaseGauges gauges) {
         this.reconciliation = reconciliation;
         this.subscriptions = subscriptions;
+        this.runs = runs;
         this.properties = properties;
+        this.clock = clock;
+        this.metrics = new JobMetrics(registry, JOB);
+        this.skipped = Counter.builder("billing.reconciliation.skipped")
+                .description("Nightly reconciliations left to the instance that holds the night's lease")
+                .register(registry);
+        gauges.register("billing.reconciliation.last_finished_age", "Seconds since a nightly reconciliation last "
+                + "finished, on any instance", "seconds", Tags.empty(), runs::lastFinishedAgeSeconds);
     }
 
     @Scheduled(cron = "${billing.reconciliation.cron:0 17 3 * * *}", zone = "UTC")
     void nightly() {
         if (properties.reconciliation().enabled()) {
-            run();
+            runTonight();
         }
     }
 
-    /** One pass over the open subscriptions; returns how many periods were granted. */
-    int run() {
-        int granted = 0;
+    Result runTonight() {
+        return run(LocalDate.now(clock.withZone(ZoneOffset.UTC)));
+    }
+
+    /** The night's pass if this instance takes the night's lease; what it granted, or {@code ran=false}. */
+    Result run(LocalDate night) {
+        if (!runs.take(night, owner, properties.reconciliation().lease())) {
+            skipped.increment();
+            log.info("nightly reconciliation runs elsewhere, night={} owner={}", night, owner);
+            return new Result(false, 0, 0);
+        }
+        long started = System.nanoTime();
+        List<Map<String, Object>> granted = new ArrayList<>();
         int failed = 0;
-        for (String subscriptionId : subscriptions.openIds()) {
+        List<String> open = subscriptions.openIds();
+        metrics.claimed(open.size());
+        for (String subscriptionId : open) {
             try {
-                granted += reconciliation.sync(subscriptionId).size();
+                for (Long periodStart : reconciliation.sync(subscriptionId)) {
+                    Map<String, Object> period = new LinkedHashMap<>();
+                    period.put("subscriptionId", subscriptionId);
+                    period.put("periodStart", periodStart);
+                    granted.add(period);
+                    metrics.resolved();
+                }
             } catch (RuntimeException e) {
                 failed++;
+                metrics.failure();
                 log.warn("reconciliation failed, subscriptionId={} error={}", subscriptionId,
                         e.getClass().getSimpleName());
             }
         }
-        log.info("nightly reconciliation done, granted={} failed={}", granted, failed);
-        return granted;
+        if (!runs.finish(night, owner, open.size(), granted, failed)) {
+            metrics.fenced();
+            log.warn("nightly reconciliation lease was taken over before it finished, night={} owner={}", night,
+                    owner);
+        }
+        metrics.run(Duration.ofNanos(System.nanoTime() - started));
+        log.info("nightly reconciliation done, night={} owner={} subscriptions={} granted={} failed={}", night, owner,
+                open.size(), granted.size(), failed);
+        return new Result(true, granted.size(), failed);
+    }
+
+    /** Host, process and a random part: two instances on one host, or a restarted one, never share it. */
+    private static String owner() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "unknown-host";
+        }
+        return host + "/" + ManagementFactory.getRuntimeMXBean().getPid() + "/"
+                + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    record Result(boolean ran, int granted, int failed) {
     }
 }

@@ -22,6 +22,7 @@ class SubscriptionStore {
             subscription_id, user_id, status, current_period_start, current_period_end, quantity, price_id
             """;
     private static final String FIND = "SELECT " + COLUMNS + " FROM billing_subscription WHERE subscription_id = :id";
+    private static final String FIND_FOR_UPDATE = FIND + " FOR UPDATE";
     private static final String FIND_BY_USER = "SELECT " + COLUMNS + """
              FROM billing_subscription WHERE user_id = :userId AND status IN ('active', 'trialing', 'past_due')
             ORDER BY subscription_id
@@ -51,15 +52,12 @@ class SubscriptionStore {
               AND (current_period_start IS NULL OR CAST(:start AS bigint) IS NULL
                    OR current_period_start <= :start)
             """;
-    /** past_due only for a period not already paid: a late failure never undoes a later success. */
+    /** Never for a period before the current one; the caller has checked the period is not paid. */
     private static final String MARK_PAST_DUE = """
-            UPDATE billing_subscription s
+            UPDATE billing_subscription
             SET status = 'past_due', updated_at = now()
-            WHERE s.subscription_id = :id AND s.status <> 'canceled'
-              AND (CAST(:start AS bigint) IS NULL OR s.current_period_start IS NULL
-                   OR s.current_period_start <= :start)
-              AND NOT EXISTS (SELECT 1 FROM billing_grant g
-                              WHERE g.subscription_id = s.subscription_id AND g.period_start = :start)
+            WHERE subscription_id = :id AND status <> 'canceled'
+              AND (CAST(:start AS bigint) IS NULL OR current_period_start IS NULL OR current_period_start <= :start)
             """;
     private static final String CANCEL = """
             UPDATE billing_subscription SET status = 'canceled', updated_at = now()
@@ -75,6 +73,14 @@ class SubscriptionStore {
     @Transactional(readOnly = true, propagation = Propagation.REQUIRED)
     Optional<Subscription> find(String id) {
         return jdbc.sql(FIND).param("id", id).query(SubscriptionStore::map).optional();
+    }
+
+    /**
+     * The mirror, its row locked until commit. Taken before reading anything a write depends on, so
+     * events for one subscription serialise here under READ COMMITTED and each reads the other's commit.
+     */
+    Optional<Subscription> lock(String id) {
+        return jdbc.sql(FIND_FOR_UPDATE).param("id", id).query(SubscriptionStore::map).optional();
     }
 
     @Transactional(readOnly = true, propagation = Propagation.REQUIRED)

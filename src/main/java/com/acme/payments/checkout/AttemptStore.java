@@ -58,11 +58,21 @@ class AttemptStore {
                    error_code = :errorCode, error_message = :errorMessage, updated_at = now()
              WHERE id = :id AND state IN (:from)
             """;
+    /** Only UNKNOWN: an IN_FLIGHT owner may still be mid-call and about to store the PSP's answer. */
     private static final String ABANDON = """
             UPDATE psp_attempt
-               SET state = 'FAILED', failure_reason = 'abandoned', abandoned_by = :who,
+               SET state = 'FAILED', failure_reason = 'abandoned', error_code = 'abandoned', abandoned_by = :who,
+                   abandon_reason = :reason, abandoned_at = now(),
                    error_message = 'abandoned by an operator at ' || now(), updated_at = now()
-             WHERE reference_id = :referenceId AND state IN ('IN_FLIGHT', 'UNKNOWN')
+             WHERE reference_id = :referenceId AND state = 'UNKNOWN'
+            """;
+    private static final String LINK_PAYMENT = """
+            UPDATE psp_attempt SET psp_payment_id = :paymentId, updated_at = now()
+             WHERE id = :id AND psp_payment_id IS NULL
+            """;
+    private static final String UNRESOLVED = """
+            SELECT a.reference_id, o.order_ref, a.state, a.created_at AS since FROM psp_attempt a JOIN orders o ON o.id = a.order_id
+             WHERE a.state IN ('IN_FLIGHT', 'UNKNOWN') ORDER BY a.created_at LIMIT :limit
             """;
 
     /** The owner of an IN_FLIGHT row older than the threshold is presumed dead (it would have timed out). */
@@ -179,9 +189,24 @@ class AttemptStore {
                 .update());
     }
 
-    /** An operator closes an attempt the PSP has confirmed it never saw. */
-    boolean abandon(String referenceId, String who) {
-        return single(jdbc.sql(ABANDON).param("referenceId", referenceId).param("who", who).update());
+    /** An operator closes an UNKNOWN attempt the PSP has confirmed it never saw. */
+    boolean abandon(String referenceId, String who, String reason) {
+        return single(jdbc.sql(ABANDON).param("referenceId", referenceId).param("who", who).param("reason", reason)
+                .update());
+    }
+
+    /** Remembers the payment id of an attempt that is already closed (FAILED), so the id finds it. */
+    void linkPayment(long id, String paymentId) {
+        single(jdbc.sql(LINK_PAYMENT).param("id", id).param("paymentId", paymentId).update());
+    }
+
+    /** IN_FLIGHT and UNKNOWN attempts, oldest first, for the operators' list. */
+    @Transactional(readOnly = true)
+    List<com.acme.payments.common.ops.Unresolved> unresolved(int limit) {
+        return jdbc.sql(UNRESOLVED).param("limit", limit)
+                .query((rs, n) -> new com.acme.payments.common.ops.Unresolved("checkout", rs.getString("reference_id"),
+                        rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("since").toInstant()))
+                .list();
     }
 
     int ageInFlight(java.time.Duration age, int limit) {

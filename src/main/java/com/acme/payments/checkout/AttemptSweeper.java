@@ -9,20 +9,23 @@ import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.jobs.Backoff;
 import com.acme.payments.common.jobs.DatabaseGauges;
 import com.acme.payments.common.jobs.JobMetrics;
+import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
+import com.acme.payments.common.jobs.SweepProperties;
 import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.jobs.SweepLoop.Outcome;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.annotation.PreDestroy;
 import io.micrometer.core.instrument.Tags;
+import jakarta.annotation.PreDestroy;
 
 /**
  * Resolves the checkout attempts and capture/void operations no request will: IN_FLIGHT rows whose
@@ -32,7 +35,7 @@ import io.micrometer.core.instrument.Tags;
  * Every instance runs it; the claim makes sure no row is resolved by two at once.
  */
 @Component
-class AttemptSweeper {
+class AttemptSweeper implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(AttemptSweeper.class);
 
@@ -68,7 +71,11 @@ class AttemptSweeper {
                 Tags.of("kind", "checkout"), () -> attempts.unknownStats()[1]);
     }
 
-    @Scheduled(fixedDelayString = "${payments.sweep.interval:2m}", initialDelayString = "${payments.sweep.initial-delay:30s}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this::scheduled);
+    }
+
     void scheduled() {
         if (!properties.enabled() || backoff.paused() || shutdown.stopping()) {
             return;

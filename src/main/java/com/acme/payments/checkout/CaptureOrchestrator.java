@@ -10,6 +10,7 @@ import org.springframework.stereotype.Component;
 import com.acme.payments.checkout.CheckoutProblems.PaymentOutcomeUnknownProblem;
 import com.acme.payments.checkout.CheckoutProblems.PspRejectedProblem;
 import com.acme.payments.common.jobs.SweepLoop;
+import com.acme.payments.common.jobs.SweepProperties;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;
@@ -42,11 +43,11 @@ class CaptureOrchestrator {
         this.sweep = sweep;
     }
 
-    void perform(Order order, Operation.Kind kind) {
+    void perform(Order order, Operation.Kind kind, String actor) {
         if (order.status() != OrderStatus.AUTHORIZED || order.pspPaymentId() == null) {
             throw new OrderNotAuthorized(order.orderRef(), order.status().name());
         }
-        OperationStore.Claimed claim = operations.claim(order.id(), kind, order.pspPaymentId());
+        OperationStore.Claimed claim = operations.claim(order.id(), kind, order.pspPaymentId(), actor);
         Operation operation = claim.operation();
         if (!claim.owner()) {
             settleOrAnswerUnknown(operation);

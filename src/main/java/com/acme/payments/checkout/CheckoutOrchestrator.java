@@ -14,6 +14,7 @@ import com.acme.payments.checkout.CheckoutProblems.CheckoutInProgress;
 import com.acme.payments.checkout.CheckoutProblems.OrderNotPayable;
 import com.acme.payments.checkout.CheckoutProblems.PaymentOutcomeUnknownProblem;
 import com.acme.payments.checkout.CheckoutProblems.PspRejectedProblem;
+import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;
 import com.acme.payments.psp.CreatePayment;
@@ -67,7 +68,7 @@ class CheckoutOrchestrator {
         PspPayment payment;
         try {
             payment = psp.create(CreatePayment.deposit(attempt.amount(), attempt.currency(), attempt.referenceId(),
-                    attempt.returnUrl(), properties.webhookUrl(),
+                    attempt.returnUrl(),
                     new CreatePayment.Customer(order.customerRef(), order.customerEmail())));
         } catch (PspRejected rejected) {
             attempts.markFailed(attempt.id(), AttemptStore.FailureReason.REJECTED, null, rejected.errorCode(),
@@ -158,6 +159,27 @@ class CheckoutOrchestrator {
             applier.apply(attempt, payment);
         }
         return payment.paymentState().isFailure() ? Resolution.FAILED : Resolution.READY;
+    }
+
+    /**
+     * The operator's exit for an UNKNOWN attempt: the PSP is asked once more by our reference; only if
+     * it still knows nothing is the attempt closed FAILED (abandoned), freeing the order. If the payment
+     * shows up now, the attempt settles by that truth and the answer is 409 attempt-not-open.
+     */
+    Attempt abandon(String referenceId, String actor, String reason) {
+        Attempt attempt = attempts.findByReference(referenceId).orElseThrow(() -> new Problems.NotFound("Attempt"));
+        if (attempt.state() != AttemptState.UNKNOWN) {
+            throw new CheckoutProblems.AttemptNotOpen(referenceId, attempt.state().name());
+        }
+        Resolution asked = resolve(attempt);
+        if (asked == Resolution.UNREACHABLE) {
+            throw new PaymentOutcomeUnknownProblem(referenceId, properties.retryAfter());
+        }
+        if (asked != Resolution.STILL_UNKNOWN || !attempts.abandon(referenceId, actor, reason)) {
+            Attempt now = attempts.findByReference(referenceId).orElseThrow();
+            throw new CheckoutProblems.AttemptNotOpen(referenceId, now.state().name());
+        }
+        return attempts.findByReference(referenceId).orElseThrow();
     }
 
     /** On the customer's return: read the payment's current state and apply it. The browser proves nothing. */

@@ -7,8 +7,10 @@ import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Checkout settings. {@code publicUrl} ({@code APP_PUBLIC_URL}) is the load balancer's address: the PSP
- * posts webhooks to {@code publicUrl + /webhooks/psp}, never to one instance. A return URL from the
+ * Checkout settings. {@code publicUrl} ({@code APP_PUBLIC_URL}) is the load balancer's address (the
+ * default return URL is under it; the PSP's webhook URL is {@code payments.psp.webhook-url}, built from it
+ * in application.yml). {@code retryAfter} is the Retry-After of checkout's and capture/void's "not known
+ * yet" answers. A return URL from the
  * request must start with one of {@code returnUrlPrefixes} ({@code SHOP_RETURN_URL_PREFIXES}), else it
  * would be an open redirect; without one, {@code returnUrl} ({@code SHOP_RETURN_URL}) is used.
  */
@@ -23,10 +25,6 @@ public record CheckoutProperties(String publicUrl, String returnUrl, List<String
         retryAfter = retryAfter == null ? Duration.ofSeconds(5) : retryAfter;
         URI.create(publicUrl);
         URI.create(returnUrl);
-    }
-
-    public String webhookUrl() {
-        return publicUrl + "/webhooks/psp";
     }
 
     private static String stripSlash(String url) {

@@ -13,8 +13,8 @@ import org.springframework.transaction.annotation.Transactional;
 class OperationStore {
 
     private static final String CLAIM = """
-            INSERT INTO psp_payment_operation (order_id, kind, state, psp_payment_id)
-            VALUES (:orderId, :kind, 'IN_FLIGHT', :paymentId)
+            INSERT INTO psp_payment_operation (order_id, kind, state, psp_payment_id, requested_by)
+            VALUES (:orderId, :kind, 'IN_FLIGHT', :paymentId, :actor)
             ON CONFLICT (order_id) WHERE state IN ('IN_FLIGHT', 'UNKNOWN') DO NOTHING
             RETURNING id, order_id, kind, state, psp_payment_id, lease_version
             """;
@@ -61,6 +61,12 @@ class OperationStore {
             SELECT id FROM psp_payment_operation WHERE id = :id AND lease_version = :version FOR UPDATE
             """;
 
+    private static final String UNRESOLVED = """
+            SELECT p.id, p.kind, o.order_ref, p.state, p.created_at FROM psp_payment_operation p
+              JOIN orders o ON o.id = p.order_id
+             WHERE p.state IN ('IN_FLIGHT', 'UNKNOWN') ORDER BY p.created_at LIMIT :limit
+            """;
+
     private static final RowMapper<Operation> ROW = (rs, n) -> new Operation(rs.getLong("id"), rs.getLong("order_id"),
             Operation.Kind.valueOf(rs.getString("kind")), rs.getString("state"), rs.getString("psp_payment_id"),
             rs.getLong("lease_version"));
@@ -72,10 +78,10 @@ class OperationStore {
     }
 
     /** Ours to call when a row comes back; otherwise the order's open operation, someone else's. */
-    Claimed claim(long orderId, Operation.Kind kind, String paymentId) {
+    Claimed claim(long orderId, Operation.Kind kind, String paymentId, String actor) {
         for (int pass = 0; pass < 2; pass++) {
             Optional<Operation> inserted = jdbc.sql(CLAIM).param("orderId", orderId).param("kind", kind.name())
-                    .param("paymentId", paymentId).query(ROW).optional();
+                    .param("paymentId", paymentId).param("actor", actor).query(ROW).optional();
             if (inserted.isPresent()) {
                 return new Claimed(inserted.get(), true);
             }
@@ -122,6 +128,16 @@ class OperationStore {
     @Transactional(propagation = org.springframework.transaction.annotation.Propagation.MANDATORY)
     boolean holdLease(long id, long version) {
         return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
+    }
+
+    /** IN_FLIGHT and UNKNOWN operations, oldest first; the reference is the operation's id. */
+    @Transactional(readOnly = true)
+    java.util.List<com.acme.payments.common.ops.Unresolved> unresolved(int limit) {
+        return jdbc.sql(UNRESOLVED).param("limit", limit)
+                .query((rs, n) -> new com.acme.payments.common.ops.Unresolved(
+                        rs.getString("kind").toLowerCase(java.util.Locale.ROOT), "op-" + rs.getLong("id"),
+                        rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("created_at").toInstant()))
+                .list();
     }
 
     record Claimed(Operation operation, boolean owner) {

@@ -28,29 +28,42 @@ public class OrderStore {
     private static final String BY_ID = "SELECT * FROM orders WHERE id = :id";
     private static final String TOKEN_EXISTS = "SELECT EXISTS (SELECT 1 FROM orders WHERE client_token_hash = :hash)";
 
+    /*
+     * Every move is guarded by "this payment is the order's current one": its attempt is the order's
+     * newest and was not abandoned. A late result of an earlier (or abandoned) attempt's payment matches
+     * zero rows and never moves or relinks the order; a COMPLETED one is a second charge (DepositApplier).
+     */
+
     /** PAID books what the PSP says was paid, never what we asked for: the final amount may differ. */
     private static final String TO_PAID = """
             UPDATE orders
                SET status = 'PAID', paid_amount = :amount, paid_currency = :currency,
                    psp_payment_id = :paymentId, error_code = NULL, error_message = NULL, updated_at = now()
              WHERE id = :id AND status IN (:from)
+               AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
+                                AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
             """;
     private static final String TO_AUTHORIZED = """
             UPDATE orders
                SET status = 'AUTHORIZED', psp_payment_id = :paymentId, updated_at = now()
              WHERE id = :id AND status IN (:from)
+               AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
+                                AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
             """;
-    /** A failure only counts for the order's newest attempt: a late refusal of an old one must not fail a retry. */
+    /** A late refusal of an old attempt must not fail a retry. */
     private static final String TO_FAILED = """
             UPDATE orders
                SET status = 'PAYMENT_FAILED', error_code = :errorCode, error_message = :errorMessage, updated_at = now()
              WHERE id = :id AND status IN (:from)
-               AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id AND a.id > :attemptId)
+               AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
+                                AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
             """;
     private static final String TO_PROCESSING = """
             UPDATE orders
                SET status = 'PROCESSING', psp_payment_id = :paymentId, updated_at = now()
              WHERE id = :id AND status IN (:from)
+               AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
+                                AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
             """;
     private static final String REOPEN_FAILED = """
             UPDATE orders SET status = 'AWAITING_PAYMENT', updated_at = now()
@@ -124,11 +137,11 @@ public class OrderStore {
             case TO_AUTHORIZED -> jdbc.sql(TO_AUTHORIZED).param("paymentId", payment.id());
             case TO_FAILED -> jdbc.sql(TO_FAILED)
                     .param("errorCode", payment.errorCode())
-                    .param("errorMessage", payment.errorMessage())
-                    .param("attemptId", attemptId);
+                    .param("errorMessage", payment.errorMessage());
             case TO_PROCESSING -> jdbc.sql(TO_PROCESSING).param("paymentId", payment.id());
         };
-        int rows = statement.param("id", orderId).param("from", transition.fromNames()).update();
+        int rows = statement.param("id", orderId).param("attemptId", attemptId)
+                .param("from", transition.fromNames()).update();
         return single(rows);
     }
 

@@ -24,7 +24,7 @@ public record OutboxProperties(Boolean enabled, Duration interval, Integer batch
         backoff = positive(backoff, Duration.ofSeconds(1), "backoff");
         maxBackoff = positive(maxBackoff, Duration.ofMinutes(10), "max-backoff");
         metricsRefresh = positive(metricsRefresh, Duration.ofSeconds(5), "metrics-refresh");
-        sinks = sinks == null ? new Sinks(null, null, null, null, null) : sinks;
+        sinks = sinks == null ? new Sinks(null, null, null, null, null, null, null, null) : sinks;
         prune = prune == null ? new Prune(null, null, null, null, null) : prune;
         if (batchSize < 1 || batchSize > 1000) {
             throw new IllegalArgumentException("payments.outbox.batch-size must be between 1 and 1000");
@@ -42,9 +42,12 @@ public record OutboxProperties(Boolean enabled, Duration interval, Integer batch
         }
     }
 
-    /** Where each effect kind goes, and how long one call may take. */
+    /**
+     * Where each effect kind goes, how long one call may take, and each sink's signing secret (blank:
+     * that sink's deliveries are not signed).
+     */
     public record Sinks(String notifyUrl, String conversionUrl, String fulfilmentUrl, Duration connectTimeout,
-            Duration readTimeout) {
+            Duration readTimeout, String notifySecret, String conversionSecret, String fulfilmentSecret) {
 
         public Sinks {
             connectTimeout = positive(connectTimeout, Duration.ofSeconds(2), "sinks.connect-timeout");
@@ -54,6 +57,12 @@ public record OutboxProperties(Boolean enabled, Duration interval, Integer batch
         /** The longest one sink call can take. */
         Duration callBudget() {
             return connectTimeout.plus(readTimeout);
+        }
+
+        @Override
+        public String toString() { // never the secrets
+            return "Sinks[notifyUrl=" + notifyUrl + ", conversionUrl=" + conversionUrl + ", fulfilmentUrl="
+                    + fulfilmentUrl + ", connectTimeout=" + connectTimeout + ", readTimeout=" + readTimeout + "]";
         }
     }
 

@@ -40,9 +40,11 @@ public class PspClient {
 
     private final RestClient rest;
     private final JsonMapper json;
+    private final String webhookUrl;
 
     PspClient(PspProperties properties, RestClient.Builder builder, JsonMapper json) {
         this.json = json;
+        this.webhookUrl = properties.webhookUrl();
         // keep-alive connections are pooled by the one client; its few executor threads only move bytes
         HttpClient http = HttpClient.newBuilder()
                 .connectTimeout(properties.connectTimeout())
@@ -79,7 +81,7 @@ public class PspClient {
         body.put("currency", request.currency());
         body.put("referenceId", request.referenceId());
         putIfPresent(body, "returnUrl", request.returnUrl());
-        putIfPresent(body, "webhookUrl", request.webhookUrl());
+        body.put("webhookUrl", webhookUrl);
         putIfPresent(body, "parentPaymentId", request.parentPaymentId());
         if (request.customer() != null) {
             Map<String, Object> customer = new LinkedHashMap<>();

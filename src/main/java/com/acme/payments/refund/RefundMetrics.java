@@ -1,11 +1,15 @@
 package com.acme.payments.refund;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
+
+import com.acme.payments.common.jobs.Schedules;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -14,18 +18,28 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * {@code payments.refunds} (counter by outcome: done, failed, rejected, unknown) and
  * {@code payments.refunds.reserved} (gauge by currency: amount reserved by refunds not yet settled),
- * refreshed every 15 s from the database so every instance reports the same figure.
+ * re-read from the database every {@code payments.refunds.gauge-refresh} (15 s) so every instance reports
+ * the same figure.
  */
 @Component
-class RefundMetrics {
+class RefundMetrics implements SchedulingConfigurer {
+
+    private static final Duration FIRST_REFRESH = Duration.ofSeconds(5);
 
     private final MeterRegistry registry;
     private final RefundStore refunds;
+    private final Duration refresh;
     private final Map<String, BigDecimal> reserved = new ConcurrentHashMap<>();
 
-    RefundMetrics(MeterRegistry registry, RefundStore refunds) {
+    RefundMetrics(MeterRegistry registry, RefundStore refunds, RefundProperties properties) {
         this.registry = registry;
         this.refunds = refunds;
+        this.refresh = properties.gaugeRefresh();
+    }
+
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        Schedules.fixedDelay(registrar, refresh, FIRST_REFRESH, this::refreshReserved);
     }
 
     void settled(String outcome) {
@@ -33,7 +47,6 @@ class RefundMetrics {
                 .register(registry).increment();
     }
 
-    @Scheduled(fixedDelayString = "${payments.refunds.gauge-refresh:15s}", initialDelayString = "5s")
     void refreshReserved() {
         Map<String, BigDecimal> now = refunds.reservedByCurrency();
         reserved.replaceAll((currency, amount) -> BigDecimal.ZERO);

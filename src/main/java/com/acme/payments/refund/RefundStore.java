@@ -26,15 +26,16 @@ import com.acme.payments.refund.RefundProblems.RefundKeyReused;
 @Transactional
 class RefundStore {
 
-    private static final String LOCK_ORDER = "SELECT status FROM orders WHERE id = :orderId FOR UPDATE";
+    private static final String LOCK_ORDER = "SELECT status, paid_currency FROM orders WHERE id = :orderId FOR UPDATE";
     private static final String BY_KEY = "SELECT * FROM psp_refund_attempt WHERE order_id = :orderId AND refund_key = :key";
     private static final String OTHER_UNKNOWN = """
             SELECT EXISTS (SELECT 1 FROM psp_refund_attempt
                             WHERE order_id = :orderId AND state = 'UNKNOWN' AND refund_key <> :key)
             """;
     private static final String INSERT = """
-            INSERT INTO psp_refund_attempt (order_id, refund_key, reference_id, amount, currency, state)
-            VALUES (:orderId, :key, :referenceId, :amount, :currency, 'IN_FLIGHT')
+            INSERT INTO psp_refund_attempt (order_id, refund_key, reference_id, amount, currency, state, requested_by,
+                                            reason)
+            VALUES (:orderId, :key, :referenceId, :amount, :currency, 'IN_FLIGHT', :actor, :reason)
             RETURNING *
             """;
     /** Self-serialising: two reservations can never together exceed what was paid. */
@@ -48,9 +49,58 @@ class RefundStore {
             """;
     private static final String SETTLE = """
             UPDATE psp_refund_attempt
-               SET state = :state, psp_payment_id = coalesce(psp_payment_id, :paymentId),
+               SET state = :state, psp_payment_id = coalesce(psp_payment_id, :paymentId), psp_state = :pspState,
                    error_code = :errorCode, error_message = :errorMessage, updated_at = now()
              WHERE id = :id AND state IN ('IN_FLIGHT', 'UNKNOWN')
+            RETURNING *
+            """;
+    /** The PSP declined a refund it had accepted: DONE → FAILED once; the caller releases the reservation. */
+    private static final String FAIL_DONE = """
+            UPDATE psp_refund_attempt
+               SET state = 'FAILED', psp_payment_id = coalesce(psp_payment_id, :paymentId), psp_state = :pspState,
+                   error_code = :errorCode, error_message = :errorMessage, updated_at = now()
+             WHERE id = :id AND state = 'DONE'
+            RETURNING *
+            """;
+    /** A DONE refund's PSP state moved on without failing (PENDING → COMPLETED). */
+    private static final String TRACK_PSP_STATE = """
+            UPDATE psp_refund_attempt
+               SET psp_state = :pspState, psp_payment_id = coalesce(psp_payment_id, :paymentId), updated_at = now()
+             WHERE id = :id AND state = 'DONE' AND psp_state IS DISTINCT FROM :pspState
+            """;
+    /** An operator closes an UNKNOWN refund the PSP confirmed it never saw; the caller releases. */
+    private static final String ABANDON = """
+            UPDATE psp_refund_attempt
+               SET state = 'FAILED', error_code = 'abandoned', error_message = 'abandoned by an operator at ' || now(),
+                   abandoned_by = :actor, abandoned_at = now(), reason = coalesce(:reason, reason), updated_at = now()
+             WHERE reference_id = :referenceId AND state = 'UNKNOWN'
+            RETURNING *
+            """;
+    /**
+     * The PSP did make a refund an operator abandoned: it is DONE after all, and books again (the
+     * caller re-reserves; the money has left either way).
+     */
+    private static final String REVIVE_ABANDONED = """
+            UPDATE psp_refund_attempt
+               SET state = 'DONE', psp_payment_id = coalesce(psp_payment_id, :paymentId), psp_state = :pspState,
+                   error_code = NULL, error_message = NULL, updated_at = now()
+             WHERE id = :id AND state = 'FAILED' AND error_code = 'abandoned'
+            RETURNING *
+            """;
+    private static final String UNRESOLVED = """
+            SELECT r.reference_id, o.order_ref, r.state, r.created_at FROM psp_refund_attempt r
+              JOIN orders o ON o.id = r.order_id
+             WHERE r.state IN ('IN_FLIGHT', 'UNKNOWN') ORDER BY r.created_at LIMIT :limit
+            """;
+    /** DONE refunds whose PSP state is not final, leased by last_polled_at (database clock), least recent first. */
+    private static final String CLAIM_NOT_FINAL = """
+            UPDATE psp_refund_attempt SET last_polled_at = now()
+             WHERE id IN (SELECT id FROM psp_refund_attempt
+                           WHERE state = 'DONE'
+                             AND (psp_state IS NULL OR psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED'))
+                             AND updated_at < now() - :graceSeconds * interval '1 second'
+                             AND (last_polled_at IS NULL OR last_polled_at < now() - :graceSeconds * interval '1 second')
+                           ORDER BY last_polled_at NULLS FIRST, updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             RETURNING *
             """;
     private static final String MARK_UNKNOWN = """
@@ -94,8 +144,10 @@ class RefundStore {
     private static final RowMapper<Refund> ROW = RefundStore::map;
 
     private final JdbcClient jdbc;
+    private final RefundProperties properties;
 
-    RefundStore(JdbcClient jdbc) {
+    RefundStore(JdbcClient jdbc, RefundProperties properties) {
+        this.properties = properties;
         this.jdbc = jdbc;
     }
 
@@ -104,8 +156,11 @@ class RefundStore {
      * this order), replay an existing key, refuse while another refund is UNKNOWN, insert the attempt
      * and reserve the amount. Under the lock the look-up of the key cannot race its insert.
      */
-    Claim claim(long orderId, String key, BigDecimal amount, String currency, String newReference) {
-        String status = jdbc.sql(LOCK_ORDER).param("orderId", orderId).query(String.class).single();
+    Claim claim(long orderId, String key, BigDecimal amount, String currency, String newReference, String actor,
+            String reason) {
+        String[] locked = jdbc.sql(LOCK_ORDER).param("orderId", orderId)
+                .query((rs, n) -> new String[] { rs.getString("status"), rs.getString("paid_currency") }).single();
+        String status = locked[0];
         Optional<Refund> existing = jdbc.sql(BY_KEY).param("orderId", orderId).param("key", key).query(ROW).optional();
         if (existing.isPresent()) {
             Refund refund = existing.get();
@@ -117,11 +172,16 @@ class RefundStore {
         if (!"PAID".equals(status)) {
             throw new OrderNotRefundable(status);
         }
+        if (!currency.equals(locked[1])) { // under the lock: the order read before it was PAID proves nothing
+            throw com.acme.payments.common.web.Problems.ValidationFailed.of("currency",
+                    "must be the order's paid currency " + locked[1]);
+        }
         if (jdbc.sql(OTHER_UNKNOWN).param("orderId", orderId).param("key", key).query(Boolean.class).single()) {
-            throw new RefundBlockedByUnknown(java.time.Duration.ofSeconds(30));
+            throw new RefundBlockedByUnknown(properties.blockedRetryAfter());
         }
         Refund inserted = jdbc.sql(INSERT).param("orderId", orderId).param("key", key)
                 .param("referenceId", newReference).param("amount", amount).param("currency", currency)
+                .param("actor", actor).param("reason", reason)
                 .query(ROW).single();
         int reserved = jdbc.sql(RESERVE).param("orderId", orderId).param("amount", amount).update();
         if (reserved != 1) {
@@ -134,23 +194,90 @@ class RefundStore {
      * Moves an open refund to DONE or FAILED; a FAILED settlement releases the reservation in the same
      * transaction. Empty when someone else settled it first (then nothing is released twice).
      */
-    Optional<Refund> settle(long id, RefundState outcome, String paymentId, String errorCode, String errorMessage) {
+    Optional<Refund> settle(long id, RefundState outcome, String paymentId, String pspState, String errorCode,
+            String errorMessage) {
         if (outcome.isOpen()) {
             throw new IllegalArgumentException("settle to a final state, not " + outcome);
         }
         Optional<Refund> settled = jdbc.sql(SETTLE).param("id", id).param("state", outcome.name())
-                .param("paymentId", paymentId).param("errorCode", errorCode)
-                .param("errorMessage", errorMessage == null || errorMessage.length() <= 500 ? errorMessage
-                        : errorMessage.substring(0, 500))
+                .param("paymentId", paymentId).param("pspState", pspState).param("errorCode", errorCode)
+                .param("errorMessage", truncate(errorMessage))
                 .query(ROW).optional();
         if (settled.isPresent() && outcome == RefundState.FAILED) {
-            int released = jdbc.sql(RELEASE).param("orderId", settled.get().orderId())
-                    .param("amount", settled.get().amount()).update();
-            if (released != 1) {
-                throw new IllegalStateException("refund " + id + ": reservation to release is missing");
-            }
+            release(settled.get());
         }
         return settled;
+    }
+
+    /** DONE → FAILED on the PSP's later decline, releasing the reservation with it; empty when not DONE. */
+    Optional<Refund> failDone(long id, String paymentId, String pspState, String errorCode, String errorMessage) {
+        Optional<Refund> failed = jdbc.sql(FAIL_DONE).param("id", id).param("paymentId", paymentId)
+                .param("pspState", pspState).param("errorCode", errorCode).param("errorMessage", truncate(errorMessage))
+                .query(ROW).optional();
+        failed.ifPresent(this::release);
+        return failed;
+    }
+
+    boolean trackPspState(long id, String paymentId, String pspState) {
+        return jdbc.sql(TRACK_PSP_STATE).param("id", id).param("paymentId", paymentId).param("pspState", pspState)
+                .update() == 1;
+    }
+
+    /** UNKNOWN → FAILED (abandoned), releasing the reservation in the same transaction; empty when not UNKNOWN. */
+    Optional<Refund> abandon(String referenceId, String actor, String reason) {
+        Optional<Refund> abandoned = jdbc.sql(ABANDON).param("referenceId", referenceId).param("actor", actor)
+                .param("reason", reason).query(ROW).optional();
+        abandoned.ifPresent(this::release);
+        return abandoned;
+    }
+
+    /**
+     * An abandoned refund the PSP made after all: DONE again, reserved again if the remainder allows.
+     * Empty when it was not abandoned, or when the remainder no longer holds it (then nothing changes and
+     * the caller reports an over-refund).
+     */
+    Optional<Refund> reviveAbandoned(long id, String paymentId, String pspState) {
+        Refund refund = jdbc.sql(BY_ID).param("id", id).query(ROW).single();
+        jdbc.sql(LOCK_ORDER).param("orderId", refund.orderId()).query((rs, n) -> 1).single();
+        Refund locked = jdbc.sql(BY_ID).param("id", id).query(ROW).single(); // under the order lock: settled money
+        if (!locked.abandoned()) {
+            return Optional.empty();
+        }
+        int reserved = jdbc.sql(RESERVE).param("orderId", locked.orderId()).param("amount", locked.amount()).update();
+        if (reserved != 1) {
+            return Optional.empty();
+        }
+        return Optional.of(jdbc.sql(REVIVE_ABANDONED).param("id", id).param("paymentId", paymentId)
+                .param("pspState", pspState).query(ROW).single());
+    }
+
+    private void release(Refund refund) {
+        int released = jdbc.sql(RELEASE).param("orderId", refund.orderId()).param("amount", refund.amount()).update();
+        if (released != 1) {
+            throw new IllegalStateException("refund " + refund.id() + ": reservation to release is missing");
+        }
+    }
+
+    @Transactional(readOnly = true)
+    Optional<Refund> findByReference(String referenceId) {
+        return jdbc.sql(BY_REFERENCE).param("referenceId", referenceId).query(ROW).optional();
+    }
+
+    @Transactional(readOnly = true)
+    List<com.acme.payments.common.ops.Unresolved> unresolved(int limit) {
+        return jdbc.sql(UNRESOLVED).param("limit", limit)
+                .query((rs, n) -> new com.acme.payments.common.ops.Unresolved("refund", rs.getString("reference_id"),
+                        rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("created_at").toInstant()))
+                .list();
+    }
+
+    List<Refund> claimNotFinal(java.time.Duration grace, int limit) {
+        return jdbc.sql(CLAIM_NOT_FINAL).param("graceSeconds", grace.toSeconds()).param("limit", limit).query(ROW)
+                .list();
+    }
+
+    private static String truncate(String message) {
+        return message == null || message.length() <= 500 ? message : message.substring(0, 500);
     }
 
     boolean markUnknown(long id) {
@@ -215,7 +342,8 @@ class RefundStore {
                 rs.getString("reference_id"), rs.getBigDecimal("amount"), rs.getString("currency"),
                 RefundState.valueOf(rs.getString("state")), rs.getString("psp_payment_id"),
                 rs.getString("error_code"), rs.getString("error_message"), rs.getTimestamp("created_at").toInstant(),
-                rs.getLong("lease_version"));
+                rs.getLong("lease_version"), rs.getString("psp_state"), rs.getString("requested_by"),
+                rs.getString("reason"), rs.getString("abandoned_by"));
     }
 
     record Claim(Refund refund, boolean owner) {

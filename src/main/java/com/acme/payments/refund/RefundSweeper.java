@@ -6,14 +6,16 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.checkout.SweepProperties;
 import com.acme.payments.common.jobs.Backoff;
 import com.acme.payments.common.jobs.DatabaseGauges;
 import com.acme.payments.common.jobs.JobMetrics;
+import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
+import com.acme.payments.common.jobs.SweepProperties;
 import com.acme.payments.common.jobs.SweepLoop;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,11 +23,11 @@ import io.micrometer.core.instrument.Tags;
 
 /**
  * Resolves refunds no request will: ages IN_FLIGHT refunds whose owner died into UNKNOWN, claims a
- * batch of UNKNOWN ones and settles each through the refunds' own resolve(). Same settings as the
- * checkout sweep ({@code payments.sweep.*}).
+ * batch of UNKNOWN ones and settles each through the refunds' own resolve(). The same sweep settings
+ * as checkout ({@code payments.sweep.*}, {@link SweepProperties}).
  */
 @Component
-class RefundSweeper {
+class RefundSweeper implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(RefundSweeper.class);
 
@@ -52,7 +54,11 @@ class RefundSweeper {
                 Tags.of("kind", "refund"), () -> refunds.unknownStats()[1]);
     }
 
-    @Scheduled(fixedDelayString = "${payments.sweep.interval:2m}", initialDelayString = "${payments.sweep.initial-delay:30s}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this::scheduled);
+    }
+
     void scheduled() {
         if (!properties.enabled() || backoff.paused() || shutdown.stopping()) {
             return;

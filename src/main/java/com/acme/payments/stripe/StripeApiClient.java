@@ -1,17 +1,25 @@
 package com.acme.payments.stripe;
 
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.core.retry.RetryException;
+import org.springframework.core.retry.RetryPolicy;
+import org.springframework.core.retry.RetryTemplate;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.HttpClientErrorException;
+import org.springframework.web.client.HttpServerErrorException;
+import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestClientException;
+import org.springframework.web.util.UriBuilder;
 
 import com.acme.payments.common.web.ApiProblem;
 
@@ -20,19 +28,31 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads subscriptions and their paid invoices from the Stripe API ({@code STRIPE_API_BASE}, default
- * https://api.stripe.com, bearer {@code STRIPE_API_KEY}). Read-only: reconciliation never writes to
- * Stripe. Answers stay JSON trees, read by the same paths as webhook payloads.
+ * Reads subscriptions, their paid invoices and the invoice of a payment from the Stripe API
+ * ({@code STRIPE_API_BASE}, default https://api.stripe.com, bearer {@code STRIPE_API_KEY}). Read-only:
+ * nothing here writes to Stripe, so a GET that met a network error, a 429 or a 5xx is simply sent
+ * again (twice at most). Every call carries {@link #API_VERSION}: the answers' shape is the one the
+ * billing code was written against, whatever the account's default version. Answers stay JSON trees,
+ * read by the same paths as webhook payloads.
  */
 @Component
 public class StripeApiClient {
 
+    /** The API version of every call, pinned in code with the paths that read its answers. */
+    public static final String API_VERSION = "2025-08-27.basil";
     private static final int PAGE = 100;
     private static final int MAX_PAGES = 50;
 
     private final StripeProperties properties;
     private final RestClient http;
     private final JsonMapper json;
+    private final RetryTemplate retry = new RetryTemplate(RetryPolicy.builder()
+            .maxRetries(2)
+            .delay(Duration.ofMillis(200))
+            .multiplier(2)
+            .jitter(Duration.ofMillis(100))
+            .predicate(StripeApiClient::worthRetrying)
+            .build());
 
     StripeApiClient(StripeProperties properties, RestClient.Builder builder, JsonMapper json) {
         this.properties = properties;
@@ -57,6 +77,30 @@ public class StripeApiClient {
         }
     }
 
+    /**
+     * The invoice a PaymentIntent paid, from {@code GET /v1/invoice_payments} (the link the current API
+     * offers; charges no longer carry {@code invoice}); empty when it paid no invoice.
+     */
+    public Optional<String> invoiceOfPaymentIntent(String paymentIntentId) {
+        JsonNode list = get(uri -> uri.path("/v1/invoice_payments")
+                .queryParam("payment[type]", "payment_intent")
+                .queryParam("payment[payment_intent]", paymentIntentId)
+                .queryParam("limit", 10).build());
+        String any = null;
+        for (JsonNode payment : list.path("data").values()) {
+            String invoice = StripeEvent.idOf(payment, "invoice");
+            if (invoice != null && "paid".equals(StripeEvent.text(payment, "status"))) {
+                return Optional.of(invoice);
+            }
+            any = any != null ? any : invoice;
+        }
+        return Optional.ofNullable(any);
+    }
+
+    public boolean configured() {
+        return properties.apiConfigured();
+    }
+
     /** Every paid invoice of the subscription (all billing reasons; the caller filters), oldest page first. */
     public List<JsonNode> paidInvoices(String subscriptionId) {
         List<JsonNode> invoices = new ArrayList<>();
@@ -77,18 +121,29 @@ public class StripeApiClient {
     }
 
     private JsonNode get(String uri, Object... variables) {
+        return send(request -> request.uri(uri, variables));
+    }
+
+    private JsonNode get(Function<UriBuilder, URI> uri) {
+        return send(request -> request.uri(uri));
+    }
+
+    private JsonNode send(Function<RestClient.RequestHeadersUriSpec<?>, RestClient.RequestHeadersSpec<?>> target) {
         if (!properties.apiConfigured()) {
             throw new StripeApiNotConfigured();
         }
         byte[] body;
         try {
-            body = http.get().uri(uri, variables)
+            body = retry.execute(() -> target.apply(http.get())
                     .header(HttpHeaders.AUTHORIZATION, "Bearer " + properties.apiKey())
+                    .header("Stripe-Version", API_VERSION)
                     .retrieve()
-                    .body(byte[].class);
-        } catch (HttpClientErrorException.NotFound e) {
-            throw e;
-        } catch (RestClientException e) {
+                    .body(byte[].class));
+        } catch (RetryException e) {
+            Throwable last = e.getLastException() != null ? e.getLastException() : e.getCause();
+            if (last instanceof HttpClientErrorException.NotFound notFound) {
+                throw notFound;
+            }
             throw new StripeApiUnavailable();
         }
         try {
@@ -96,6 +151,12 @@ public class StripeApiClient {
         } catch (JacksonException e) {
             throw new StripeApiUnavailable();
         }
+    }
+
+    /** Network errors, rate limiting and Stripe's own 5xx; never another 4xx (the request itself is wrong). */
+    private static boolean worthRetrying(Throwable failure) {
+        return failure instanceof ResourceAccessException || failure instanceof HttpServerErrorException
+                || failure instanceof HttpClientErrorException.TooManyRequests;
     }
 
     /** STRIPE_API_KEY is not set: reconciliation cannot run. */

@@ -1,13 +1,38 @@
 package com.acme.payments.stripe;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import tools.jackson.databind.JsonNode;
 
 /**
  * A verified Stripe event: its id ({@code evt_…}), type, creation time (epoch seconds) and
  * {@code data.object}. Field access stays on the JSON tree: the handler reads exactly the paths the
- * rules name, whatever API version the endpoint is pinned to.
+ * rules name, whatever API version the endpoint is pinned to. {@code links} holds what a
+ * {@link StripeEventResolver} read from the Stripe API before the transaction (e.g. the invoice of a
+ * charge, which the current API no longer puts in the payload).
  */
-public record StripeEvent(String id, String type, long created, JsonNode object) {
+public record StripeEvent(String id, String type, long created, JsonNode object, Map<String, String> links) {
+
+    public StripeEvent {
+        links = Map.copyOf(links);
+    }
+
+    public StripeEvent(String id, String type, long created, JsonNode object) {
+        this(id, type, created, object, Map.of());
+    }
+
+    /** This event with one more resolved link. */
+    public StripeEvent withLink(String name, String value) {
+        Map<String, String> more = new HashMap<>(links);
+        more.put(name, value);
+        return new StripeEvent(id, type, created, object, more);
+    }
+
+    /** A link resolved before the transaction, or null. */
+    public String link(String name) {
+        return links.get(name);
+    }
 
     /** The text at a path of {@code data.object}, or null when absent, null or not a scalar. */
     public String text(String... path) {

@@ -9,11 +9,12 @@ import org.springframework.transaction.TransactionException;
 
 import com.acme.payments.stripe.ProcessedEventStore.Claim;
 import com.acme.payments.stripe.StripeEventHandler.Applied;
-import com.acme.payments.stripe.StripeEventTransaction.ClaimLost;
+import com.acme.payments.stripe.StripeEventApplier.ClaimLost;
 
 /**
- * The life of one verified event: claim, apply in one transaction (retried on serialization
- * conflicts inside the same claim), answer. A failure releases the claim and answers 500 so Stripe's
+ * The life of one verified event: claim, resolve what the payload lacks from the Stripe API (outside
+ * any transaction), apply in one transaction (retried on serialization conflicts or deadlocks inside
+ * the same claim), answer. A failure releases the claim and answers 500 so Stripe's
  * redelivery is let in; a crash never reaches the release, and the claim expiry recovers the event.
  * Not transactional itself: the claim, the business transaction and the release are separate commits.
  */
@@ -23,21 +24,23 @@ class StripeWebhookOrchestrator {
     private static final Logger log = LoggerFactory.getLogger(StripeWebhookOrchestrator.class);
 
     private final ProcessedEventStore events;
-    private final StripeEventTransaction transaction;
+    private final StripeEventApplier transaction;
     private final StripeEventHandler handler;
     private final SerializationRetry retry;
     private final StripeMetrics metrics;
     private final ObjectProvider<StripeProcessingHook> hooks;
+    private final ObjectProvider<StripeEventResolver> resolvers;
 
-    StripeWebhookOrchestrator(ProcessedEventStore events, StripeEventTransaction transaction,
+    StripeWebhookOrchestrator(ProcessedEventStore events, StripeEventApplier transaction,
             StripeEventHandler handler, SerializationRetry retry, StripeMetrics metrics,
-            ObjectProvider<StripeProcessingHook> hooks) {
+            ObjectProvider<StripeProcessingHook> hooks, ObjectProvider<StripeEventResolver> resolvers) {
         this.events = events;
         this.transaction = transaction;
         this.handler = handler;
         this.retry = retry;
         this.metrics = metrics;
         this.hooks = hooks;
+        this.resolvers = resolvers;
     }
 
     Outcome receive(StripeEvent event) {
@@ -76,8 +79,9 @@ class StripeWebhookOrchestrator {
         Applied applied;
         try {
             hooks.orderedStream().forEach(h -> h.afterClaim(event));
+            StripeEvent resolved = resolve(event); // Stripe API reads: before the transaction, never inside
             applied = retry.run("stripe event " + event.id(),
-                    attempt -> transaction.apply(event, claim, attempt));
+                    attempt -> transaction.apply(resolved, claim, attempt));
         } catch (ClaimLost lost) {
             // Not ours any more: the new owner completes it. Nothing to release; Stripe retries.
             metrics.event(event.type(), "claim_lost");
@@ -95,6 +99,14 @@ class StripeWebhookOrchestrator {
                 event.id(), event.type());
         hooks.orderedStream().forEach(h -> h.afterCommit(event));
         return applied == Applied.APPLIED ? Outcome.APPLIED : Outcome.IGNORED;
+    }
+
+    private StripeEvent resolve(StripeEvent event) {
+        StripeEvent resolved = event;
+        for (StripeEventResolver resolver : resolvers.orderedStream().toList()) {
+            resolved = resolver.resolve(resolved);
+        }
+        return resolved;
     }
 
     /** Gives the claim back; if even that fails (database gone), the claim expiry recovers the event. */

@@ -11,7 +11,7 @@ class SinkRoutesTests {
 
     private static OutboxProperties sinks(String notify, String conversion, String fulfilment) {
         return new OutboxProperties(null, null, null, null, null, null, null, null, null,
-                new OutboxProperties.Sinks(notify, conversion, fulfilment, null, null), null);
+                new OutboxProperties.Sinks(notify, conversion, fulfilment, null, null, null, null, null), null);
     }
 
     @Test
@@ -22,7 +22,7 @@ class SinkRoutesTests {
         }
         assertThat(routes.urlFor("conversion")).contains(URI.create("https://c.test/c"));
         assertThat(routes.urlFor("order_paid")).contains(URI.create("http://f.test/f"));
-        assertThat(routes.routableKinds()).hasSize(7);
+        assertThat(routes.routableKinds()).hasSize(SinkRoutes.NOTIFY_KINDS.size() + 2);
         assertThat(routes.unconfiguredVariables()).isEmpty();
     }
 

@@ -69,6 +69,6 @@ class PspClientThreadsIntegrationTests extends IntegrationTest {
 
     private PspPayment create(int n) {
         return client.create(CreatePayment.deposit(new BigDecimal("1.00"), "EUR", "chk_threads_" + n,
-                "https://shop.test/r", null, null));
+                "https://shop.test/r", null));
     }
 }

@@ -199,6 +199,42 @@ public final class StripeFixtures {
                 """.formatted(chargeId, amount, amount, amountRefunded, paymentIntentId, amountRefunded >= amount);
     }
 
+    /**
+     * The answer of {@code GET /v1/invoice_payments?payment[type]=payment_intent&payment[payment_intent]=…}:
+     * the list of {@code invoice_payment} objects linking a PaymentIntent to the invoice it paid (the
+     * link the current API offers, now that a charge carries no {@code invoice}).
+     */
+    public static String invoicePayments(String invoiceId, String paymentIntentId, long amount) {
+        return """
+                {
+                  "object": "list",
+                  "url": "/v1/invoice_payments",
+                  "has_more": false,
+                  "data": [ {
+                    "id": "%s",
+                    "object": "invoice_payment",
+                    "amount_paid": %d,
+                    "amount_requested": %d,
+                    "created": %d,
+                    "currency": "eur",
+                    "invoice": "%s",
+                    "is_default": true,
+                    "livemode": false,
+                    "payment": { "type": "payment_intent", "payment_intent": "%s" },
+                    "status": "paid",
+                    "status_transitions": { "canceled_at": null, "paid_at": %d }
+                  } ]
+                }
+                """.formatted(id("inpay"), amount, amount, JAN_2025, invoiceId, paymentIntentId, JAN_2025);
+    }
+
+    /** An empty {@code invoice_payments} list: the PaymentIntent paid no invoice (a one-off purchase). */
+    public static String noInvoicePayments() {
+        return """
+                { "object": "list", "url": "/v1/invoice_payments", "has_more": false, "data": [] }
+                """;
+    }
+
     public static String dispute(String disputeId, String chargeId, String paymentIntentId, long amount) {
         return """
                 {

@@ -11,6 +11,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import com.acme.payments.support.Http;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.PspStub;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.client.WireMock;
 
 /**
  * Base for Stripe billing tests: the application with a {@link ScriptedHook}, the Stripe API pointed
@@ -38,6 +40,23 @@ public abstract class StripeIntegrationTest extends IntegrationTest {
     protected static Http.Response deliver(Http http, String body) {
         String signature = StripeFixtures.signature(body, System.currentTimeMillis() / 1000, StripeFixtures.SECRET);
         return http.header("Stripe-Signature", signature).post("/webhooks/stripe", body);
+    }
+
+    /**
+     * The Stripe API stand-in answers {@code GET /v1/invoice_payments} for this PaymentIntent with the
+     * invoice it paid (or with an empty list when {@code invoiceId} is null).
+     */
+    protected void stripeLinks(String paymentIntentId, String invoiceId, long amount) {
+        psp.stubFor(WireMock.get(WireMock.urlPathEqualTo("/v1/invoice_payments"))
+                .withQueryParam("payment[type]", WireMock.equalTo("payment_intent"))
+                .withQueryParam("payment[payment_intent]", WireMock.equalTo(paymentIntentId))
+                .withHeader("Authorization", WireMock.equalTo("Bearer sk_test_key"))
+                .willReturn(json(invoiceId == null ? StripeFixtures.noInvoicePayments()
+                        : StripeFixtures.invoicePayments(invoiceId, paymentIntentId, amount))));
+    }
+
+    protected static ResponseDefinitionBuilder json(String body) {
+        return WireMock.aResponse().withStatus(200).withHeader("Content-Type", "application/json").withBody(body);
     }
 
     protected Http admin() {

@@ -1,0 +1,103 @@
+package com.acme.payments.billing;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Owns {@code billing_reconciliation_run}: the nightly reconciliation's lease, one row per night. The
+ * row is the lease (its primary key admits one runner per night across all instances) and the record
+ * of who ran and what was granted. The database's {@code now()} is the clock for the lease.
+ */
+@Repository
+@Transactional
+class ReconciliationRunStore {
+
+    /**
+     * Inserts the night's row, or takes over one whose runner died (unfinished, lease past). One row
+     * returned: ours; none: the night is running or done elsewhere.
+     */
+    private static final String TAKE = """
+            INSERT INTO billing_reconciliation_run AS r (night, owner, lease_until)
+            VALUES (:night, :owner, now() + CAST(:lease AS interval))
+            ON CONFLICT (night) DO UPDATE
+                SET owner = EXCLUDED.owner, started_at = now(), lease_until = EXCLUDED.lease_until
+                WHERE r.finished_at IS NULL AND r.lease_until < now()
+            RETURNING night
+            """;
+    private static final String FINISH = """
+            UPDATE billing_reconciliation_run
+            SET finished_at = now(), subscriptions = :subscriptions, granted = :granted, failed = :failed,
+                granted_periods = CAST(:periods AS jsonb)
+            WHERE night = :night AND owner = :owner AND finished_at IS NULL
+            """;
+    private static final String FIND = """
+            SELECT night, owner, started_at, finished_at, subscriptions, granted, failed, granted_periods::text AS periods
+            FROM billing_reconciliation_run WHERE night = :night
+            """;
+    private static final String LAST_FINISHED_AGE = """
+            SELECT extract(epoch FROM now() - max(finished_at)) FROM billing_reconciliation_run
+            """;
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+
+    ReconciliationRunStore(JdbcClient jdbc, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    /** True when this instance holds the night's lease now. */
+    boolean take(LocalDate night, String owner, Duration lease) {
+        List<LocalDate> taken = jdbc.sql(TAKE).param("night", night).param("owner", owner)
+                .param("lease", lease.toSeconds() + " seconds").query(LocalDate.class).list();
+        if (taken.size() > 1) {
+            throw new IllegalStateException("reconciliation lease for " + night + " took " + taken.size() + " rows");
+        }
+        return taken.size() == 1;
+    }
+
+    /** Records the pass; false when the lease was taken over meanwhile (the record is the new owner's). */
+    boolean finish(LocalDate night, String owner, int subscriptions, List<Map<String, Object>> grantedPeriods,
+            int failed) {
+        int rows = jdbc.sql(FINISH).param("night", night).param("owner", owner).param("subscriptions", subscriptions)
+                .param("granted", grantedPeriods.size()).param("failed", failed)
+                .param("periods", json.writeValueAsString(grantedPeriods)).update();
+        if (rows > 1) {
+            throw new IllegalStateException("reconciliation run " + night + " finished " + rows + " rows");
+        }
+        return rows == 1;
+    }
+
+    @Transactional(readOnly = true)
+    Optional<Run> find(LocalDate night) {
+        return jdbc.sql(FIND).param("night", night).query(ReconciliationRunStore::map).optional();
+    }
+
+    /** Seconds since the last finished run, or NaN before the first one. */
+    @Transactional(readOnly = true)
+    double lastFinishedAgeSeconds() {
+        Double age = jdbc.sql(LAST_FINISHED_AGE).query(Double.class).single();
+        return age == null ? Double.NaN : age;
+    }
+
+    private static Run map(ResultSet rs, int n) throws SQLException {
+        return new Run(rs.getObject("night", LocalDate.class), rs.getString("owner"),
+                rs.getTimestamp("finished_at") != null, rs.getObject("subscriptions", Integer.class),
+                rs.getObject("granted", Integer.class), rs.getObject("failed", Integer.class), rs.getString("periods"));
+    }
+
+    record Run(LocalDate night, String owner, boolean finished, Integer subscriptions, Integer granted,
+            Integer failed, String grantedPeriods) {
+    }
+}

@@ -1,0 +1,52 @@
+package com.acme.payments.stripe;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Isolation;
+import org.springframework.transaction.annotation.Transactional;
+
+import com.acme.payments.stripe.ProcessedEventStore.Claim;
+import com.acme.payments.stripe.StripeEventHandler.Applied;
+
+/**
+ * The one transaction per event: completion mark (checking the claim token, which also locks the
+ * claim row against a concurrent takeover until commit), entitlement, ledger, mirror and outbox rows
+ * commit together or not at all. READ COMMITTED: events that touch the same rows serialise on row
+ * locks the appliers take in one fixed order (docs/stripe.md, "Isolation and lock order"), every
+ * read-then-write reads under such a lock or writes conditionally, and the unique keys are the last
+ * line. Unrelated events therefore never abort each other, as SERIALIZABLE's predicate locks on shared
+ * index pages made them do. A deadlock (40P01) or serialization failure (40001) that still happens is
+ * run again inside the same claim by {@link SerializationRetry}.
+ */
+@Component
+class StripeEventApplier {
+
+    private final ProcessedEventStore events;
+    private final StripeEventHandler handler;
+    private final ObjectProvider<StripeProcessingHook> hooks;
+
+    StripeEventApplier(ProcessedEventStore events, StripeEventHandler handler,
+            ObjectProvider<StripeProcessingHook> hooks) {
+        this.events = events;
+        this.handler = handler;
+        this.hooks = hooks;
+    }
+
+    @Transactional(isolation = Isolation.READ_COMMITTED)
+    public Applied apply(StripeEvent event, Claim claim, int attempt) {
+        if (!events.complete(claim)) {
+            throw new ClaimLost(event.id());
+        }
+        hooks.orderedStream().forEach(h -> h.beforeBusinessWrites(event, attempt));
+        Applied applied = handler.apply(event);
+        hooks.orderedStream().forEach(h -> h.afterBusinessWrites(event, attempt));
+        return applied;
+    }
+
+    /** Our claim was taken over (we were slow, not dead): the new owner applies the event, not us. */
+    static final class ClaimLost extends RuntimeException {
+        ClaimLost(String eventId) {
+            super("claim on " + eventId + " was taken over by another worker");
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package com.acme.payments.stripe;
+
+/**
+ * Reads, outside any transaction and before the event's transaction, what the payload no longer
+ * carries (the current API dropped {@code charge.invoice}): implemented by billing, called by the
+ * webhook orchestrator after the claim. A failure releases the claim and answers 500, so Stripe's
+ * redelivery tries again; it never runs inside the business transaction (no network call holds locks).
+ */
+public interface StripeEventResolver {
+
+    /** The event, with {@link StripeEvent#withLink} for anything looked up; the event itself when nothing is. */
+    StripeEvent resolve(StripeEvent event);
+}
