@@ -100,9 +100,9 @@ class ServiceBenchmark {
         Map<Integer, String> jfr = new LinkedHashMap<>();
         try {
             a = ServiceProcess.start("instance-a", DIR, props);
-            a.awaitHealthy(Duration.ofMinutes(3));
+            a.awaitHealthy(Duration.ofMinutes(10));
             b = ServiceProcess.start("instance-b", DIR, props);
-            b.awaitHealthy(Duration.ofMinutes(3));
+            b.awaitHealthy(Duration.ofMinutes(10));
             cpu = new Cpu(Map.of("instance-a", a.pid(), "instance-b", b.pid(), "harness+simulator",
                     ProcessHandle.current().pid()));
             line(String.format("instances: 2 JVMs (-Xmx512m), pids %d and %d; simulator in the harness JVM at %s",
@@ -285,7 +285,7 @@ class ServiceBenchmark {
         List<String> probeProps = new ArrayList<>(props.stream().filter(p -> !p.startsWith("payments.sweep.")).toList());
         probeProps.addAll(Probe.JOBS_AT_DEFAULTS);
         try (Probe probe = new Probe(ServiceProcess.start("instance-c", DIR, probeProps), DIR.resolve("instance-c.log"))) {
-            probe.instance.awaitHealthy(Duration.ofMinutes(3));
+            probe.instance.awaitHealthy(Duration.ofMinutes(10));
             Thread.sleep(30_000); // start-up work (JIT, first job runs) settles
             String load = loadAverage();
             int idleSeconds = Integer.getInteger("bench.idle-seconds", 30);
