@@ -9,18 +9,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
+
+import com.acme.payments.common.http.ByteArrayJdkRequestFactory;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -49,28 +47,16 @@ public class PspClient {
         HttpClient http = HttpClient.newBuilder()
                 .connectTimeout(properties.connectTimeout())
                 .version(HttpClient.Version.HTTP_1_1)
-                .executor(Executors.newFixedThreadPool(2, daemonThreads("psp-http-")))
+                .executor(ByteArrayJdkRequestFactory.daemonPool("psp-http-", 2))
                 .build();
         this.rest = builder.clone()
-                .requestFactory(new PspHttpRequestFactory(http, properties.readTimeout(), MAX_BODY, deadlines()))
+                .requestFactory(new ByteArrayJdkRequestFactory(http, properties.readTimeout(), MAX_BODY,
+                        ByteArrayJdkRequestFactory.deadlineTimer("psp-http-deadline-")))
                 .baseUrl(properties.apiUrl())
                 .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + properties.apiKey())
                 .defaultHeader(HttpHeaders.USER_AGENT, properties.userAgent())
                 .defaultHeader(HttpHeaders.ACCEPT, MediaType.APPLICATION_JSON_VALUE)
                 .build();
-    }
-
-    /** One timer thread ends answers whose body has not arrived by the read timeout. */
-    private static ScheduledExecutorService deadlines() {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemonThreads("psp-http-deadline-"));
-        timer.setRemoveOnCancelPolicy(true); // a completed answer's expiry leaves the queue at once
-        return timer;
-    }
-
-    private static CustomizableThreadFactory daemonThreads(String prefix) {
-        CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
-        threads.setDaemon(true);
-        return threads;
     }
 
     /** POST /api/v1/payments. Never retried here: a second POST would be a second payment. */

@@ -42,10 +42,15 @@ final class Plans {
     static String explainAll(Map<String, String> values) throws Exception {
         StringBuilder out = new StringBuilder();
         for (String[] s : STATEMENTS) {
-            String sql = constant(s[0], s[1]);
-            String literal = bind(sql, values);
             out.append("-- ").append(s[0].substring(s[0].lastIndexOf('.') + 1)).append('.').append(s[1]).append(": ")
-                    .append(s[2]).append('\n').append(literal.strip()).append("\n\n").append(explain(literal)).append('\n');
+                    .append(s[2]).append('\n');
+            try {
+                String literal = bind(constant(s[0], s[1]), values);
+                out.append(literal.strip()).append("\n\n").append(explain(literal)).append('\n');
+            } catch (Exception renamedOrNewParameter) {
+                // the Stores change under other work; one statement that cannot be explained must not end the run
+                out.append("(not explained: ").append(renamedOrNewParameter).append(")\n\n");
+            }
         }
         return out.toString();
     }
@@ -101,6 +106,7 @@ final class Plans {
         v.put("graceSeconds", "900");
         v.put("owner", "'explain'");
         v.put("kinds", "'order_paid', 'renewal_notice'");
+        v.put("routeKinds", "'order_paid', 'renewal_notice'");
         v.put("batchSize", "100");
         v.put("id", "'evt_h1_1'");
         v.put("type", "'invoice.paid'");

@@ -116,14 +116,14 @@ final class Seeder {
     }
 
     static long count(String sql) throws SQLException {
-        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }
     }
 
     static long count(String sql, String param) throws SQLException {
-        try (Connection c = TestDatabase.connect(); PreparedStatement s = c.prepareStatement(sql)) {
+        try (Connection c = connect(); PreparedStatement s = c.prepareStatement(sql)) {
             s.setString(1, param);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
@@ -140,8 +140,27 @@ final class Seeder {
         return rows;
     }
 
+    /** A new connection, retried: the shared server may be full of other suites' pools for a moment. */
+    static Connection connect() throws SQLException {
+        for (int attempt = 1;; attempt++) {
+            try {
+                return TestDatabase.connect();
+            } catch (SQLException refused) {
+                if (attempt == 10 || !"53300".equals(refused.getSQLState())) { // 53300: too many connections
+                    throw refused;
+                }
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw refused;
+                }
+            }
+        }
+    }
+
     static void exec(String sql) throws SQLException {
-        try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
             s.execute(sql);
         }
     }

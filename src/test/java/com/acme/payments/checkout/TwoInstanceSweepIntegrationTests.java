@@ -31,8 +31,8 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 
 /**
  * Two instances (two application contexts, each with its own pool and scheduler) sweep 200 UNKNOWN
- * attempts at once: each attempt is resolved exactly once, the PSP is asked exactly once per attempt,
- * and nothing is ever POSTed.
+ * attempts at once, each resolving four rows of its batch concurrently: each attempt is resolved
+ * exactly once, the PSP is asked exactly once per attempt, and nothing is ever POSTed.
  */
 class TwoInstanceSweepIntegrationTests {
 
@@ -49,7 +49,8 @@ class TwoInstanceSweepIntegrationTests {
                 "payments.sweep.interval", "100ms",
                 "payments.sweep.initial-delay", "0s",
                 "payments.sweep.batch-size", "25",
-                "payments.sweep.lease", "10m");
+                "payments.sweep.lease", "10m",
+                "payments.sweep.concurrency", "4"); // each instance resolves four rows of its batch at once
         ConfigurableApplicationContext first = Instances.start(settings);
         JdbcClient jdbc = first.getBean(JdbcClient.class);
         List<String> references = new ArrayList<>();

@@ -3,11 +3,15 @@ package com.acme.payments.common.jobs;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -15,7 +19,8 @@ import io.micrometer.core.instrument.Tags;
 /**
  * One pass of the unknown-outcome sweep over one {@link SweptTable}: age dead owners' IN_FLIGHT rows into
  * UNKNOWN, claim a batch of UNKNOWN rows (committed, SKIP LOCKED), and resolve each through the feature's
- * own resolve() in {@link SweepLoop}, outside any transaction. Every instance runs it; the claim makes sure
+ * own resolve() in {@link SweepLoop}, outside any transaction, {@code payments.sweep.concurrency} rows at a
+ * time. Every instance runs it; the claim makes sure
  * no row is resolved by two at once. The {@code *Sweeper} of each feature only wires and schedules it.
  */
 public final class Sweep<T> {
@@ -30,6 +35,7 @@ public final class Sweep<T> {
     private final Backoff backoff;
     private final Shutdown shutdown;
     private final Clock clock;
+    private final ThreadPoolExecutor workers;
 
     public Sweep(String job, SweptTable<T> store, Function<T, SweepLoop.Outcome> resolver,
             SweepProperties properties, MeterRegistry registry, Backoff backoff, Shutdown shutdown, Clock clock) {
@@ -41,6 +47,18 @@ public final class Sweep<T> {
         this.backoff = backoff;
         this.shutdown = shutdown;
         this.clock = clock;
+        this.workers = workers(job, properties.concurrency());
+    }
+
+    /** concurrency - 1 helpers beside the scheduler's thread; they end after a minute without a batch. */
+    private static ThreadPoolExecutor workers(String job, int concurrency) {
+        int helpers = Math.max(1, concurrency - 1);
+        CustomizableThreadFactory threads = new CustomizableThreadFactory(job + "-");
+        threads.setDaemon(true);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(helpers, helpers, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), threads);
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     /** Registers {@code payments.attempts.unknown{kind}} and its oldest age, read once per refresh. */
@@ -58,7 +76,7 @@ public final class Sweep<T> {
         metrics.aged(aged);
         List<T> claimed = store.claimUnknown(properties.lease(), properties.batchSize());
         metrics.claimed(claimed.size());
-        SweepLoop.process(job, claimed, resolver, metrics, backoff, shutdown);
+        SweepLoop.process(job, claimed, resolver, metrics, backoff, shutdown, workers, properties.concurrency());
         metrics.run(Duration.ofMillis(clock.millis() - started));
         if (aged > 0 || !claimed.isEmpty()) {
             log.info("{}: aged={} claimed={}", job, aged, claimed.size());

@@ -21,6 +21,8 @@ import org.springframework.validation.annotation.Validated;
  *        exceed the PSP read timeout
  * @param batchSize rows claimed per run and table
  * @param lease how long a claimed row is hidden from other instances' sweeps
+ * @param concurrency rows of a claimed batch resolved at once per instance: the PSP look-ups in flight,
+ *        the PSP's rate limit to respect
  */
 @Validated
 @ConfigurationProperties("payments.sweep")
@@ -29,5 +31,6 @@ public record SweepProperties(@DefaultValue("true") Boolean enabled,
         @DefaultValue("30s") Duration initialDelay,
         @DefaultValue("5m") @DurationMin(millis = 1) Duration inFlightAge,
         @DefaultValue("100") @Min(1) @Max(1000) Integer batchSize,
-        @DefaultValue("2m") @DurationMin(millis = 1) Duration lease) {
+        @DefaultValue("2m") @DurationMin(millis = 1) Duration lease,
+        @DefaultValue("4") @Min(1) @Max(64) Integer concurrency) {
 }

@@ -44,8 +44,10 @@ public class JsonBodies {
         }
         T value;
         try {
-            requireStorableText(json.readTree(body), "");
-            value = json.readValue(body, type);
+            // one parse: the tree is checked, then bound (reading the bytes twice cost a second parse per request)
+            JsonNode tree = json.readTree(body);
+            requireStorableText(tree, "");
+            value = json.treeToValue(tree, type);
         } catch (NumberFormatException e) {
             // the tree reads every float as BigDecimal: an exponent out of int range fails outside Jackson's types
             throw new Problems.MalformedBody("The request body holds a number out of range.");

@@ -1,4 +1,4 @@
-package com.acme.payments.psp;
+package com.acme.payments.common.http;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -18,7 +18,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -29,17 +32,18 @@ import org.springframework.http.client.AbstractBufferingClientHttpRequest;
 import org.springframework.http.client.ClientHttpRequest;
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
- * The PSP's transport on the JDK {@link HttpClient} (one client: pooled keep-alive connections, a
- * fixed executor): the request body goes out as one byte array, and the whole answer (headers and
+ * Outbound HTTP (the PSP, the outbox sinks) on the JDK {@link HttpClient} (one client per caller:
+ * pooled keep-alive connections, a fixed executor): the request body goes out as one byte array, and the whole answer (headers and
  * body, at most {@code maxBody} bytes) must arrive within the read timeout. Spring's
  * {@code JdkClientHttpRequestFactory} streams every body through a new thread per call
  * ({@code OutputStreamPublisher} on a {@code SimpleAsyncTaskExecutor}); the PSP's bodies are a few
  * hundred bytes, already in memory, so nothing needs streaming. Every failure here is an
  * {@link IOException}, which {@link PspClient} classifies as an unknown outcome.
  */
-final class PspHttpRequestFactory implements ClientHttpRequestFactory {
+public final class ByteArrayJdkRequestFactory implements ClientHttpRequestFactory {
 
     /** Headers the JDK client sets itself and refuses from callers. */
     private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade");
@@ -50,11 +54,29 @@ final class PspHttpRequestFactory implements ClientHttpRequestFactory {
     private final ScheduledExecutorService timer;
 
     /** {@code timer} ends a body that has not arrived by the deadline (the client's own timeout ends at the headers). */
-    PspHttpRequestFactory(HttpClient http, Duration readTimeout, int maxBody, ScheduledExecutorService timer) {
+    public ByteArrayJdkRequestFactory(HttpClient http, Duration readTimeout, int maxBody, ScheduledExecutorService timer) {
         this.http = http;
         this.readTimeout = readTimeout;
         this.maxBody = maxBody;
         this.timer = timer;
+    }
+
+    /** The client's executor: it only moves bytes between the selector and the callers. */
+    public static ExecutorService daemonPool(String prefix, int threads) {
+        return Executors.newFixedThreadPool(threads, daemonThreads(prefix));
+    }
+
+    /** One timer thread ends answers whose body has not arrived by the read timeout. */
+    public static ScheduledExecutorService deadlineTimer(String prefix) {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemonThreads(prefix));
+        timer.setRemoveOnCancelPolicy(true); // a completed answer's expiry leaves the queue at once
+        return timer;
+    }
+
+    private static CustomizableThreadFactory daemonThreads(String prefix) {
+        CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
+        threads.setDaemon(true);
+        return threads;
     }
 
     @Override
