@@ -6,11 +6,13 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.jobs.Backoff;
 import com.acme.payments.common.jobs.JobMetrics;
+import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
 import com.acme.payments.common.jobs.SweepProperties;
 import com.acme.payments.common.jobs.SweepLoop;
@@ -25,7 +27,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * same claim as the operator's call, so it never adds a second refund. Runs on {@code payments.sweep.*}.
  */
 @Component
-class DuplicateChargeSweeper {
+class DuplicateChargeSweeper implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(DuplicateChargeSweeper.class);
 
@@ -51,7 +53,11 @@ class DuplicateChargeSweeper {
         this.backoff = new Backoff(clock, properties.interval(), Duration.ofMinutes(15));
     }
 
-    @Scheduled(fixedDelayString = "${payments.sweep.interval:2m}", initialDelayString = "${payments.sweep.initial-delay:30s}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this::scheduled);
+    }
+
     void scheduled() {
         if (!properties.enabled() || backoff.paused() || shutdown.stopping()) {
             return;

@@ -161,6 +161,7 @@ class LateTruthsIntegrationTests extends IntegrationTest {
         var other = shop().createOrder("9.00", "EUR");
         String unseen = unknownAttempt(other.orderRef());
         jdbc.sql("UPDATE psp_attempt SET state = 'IN_FLIGHT' WHERE reference_id = :r").param("r", unseen).update();
+        psp.stubFor(findCall().willReturn(nothingFound()));
         Response inFlight = http().bearer("test-anna-key").post("/api/admin/attempts/" + unseen + "/abandon", "{}");
         assertThat(inFlight.status()).isEqualTo(409);
         assertThat(inFlight.problemSlug()).isEqualTo("attempt-not-open");
