@@ -3,6 +3,7 @@ package com.acme.pspsim;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -20,11 +21,16 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param webhookThreads threads delivering webhooks
  * @param refundDeclineAmounts REFUND/WITHDRAWAL amounts that end {@code DECLINED}
  * @param faults fault rules active from the start (and again after {@code POST /sim/reset})
+ * @param sinkSecrets per sink (the path segment after {@code /sink/}: notify, conversion, fulfilment), the
+ *        secret its deliveries must be signed with ({@code Payments-Signature}); a sink without one accepts
+ *        unsigned deliveries
+ * @param sinkSignatureTolerance how far a signature's {@code t} may lie from the simulator's clock
  */
 @ConfigurationProperties("pspsim")
 record SimulatorProperties(String apiKey, String signingKey, SignatureEncoding signatureEncoding, String publicUrl,
         String adminToken, Duration timeoutHold, Duration webhookTimeout, Integer webhookThreads,
-        List<BigDecimal> refundDeclineAmounts, List<FaultRule> faults) {
+        List<BigDecimal> refundDeclineAmounts, List<FaultRule> faults, Map<String, String> sinkSecrets,
+        Duration sinkSignatureTolerance) {
 
     SimulatorProperties {
         require(apiKey, "pspsim.api-key");
@@ -37,6 +43,8 @@ record SimulatorProperties(String apiKey, String signingKey, SignatureEncoding s
         webhookThreads = webhookThreads == null || webhookThreads < 1 ? 4 : webhookThreads;
         refundDeclineAmounts = refundDeclineAmounts == null ? List.of() : List.copyOf(refundDeclineAmounts);
         faults = faults == null ? List.of() : List.copyOf(faults);
+        sinkSecrets = sinkSecrets == null ? Map.of() : Map.copyOf(sinkSecrets);
+        sinkSignatureTolerance = sinkSignatureTolerance == null ? Duration.ofMinutes(5) : sinkSignatureTolerance;
     }
 
     /** How the webhook signature is encoded. */
@@ -61,6 +69,6 @@ record SimulatorProperties(String apiKey, String signingKey, SignatureEncoding s
     @Override
     public String toString() { // never the keys
         return "SimulatorProperties[publicUrl=" + publicUrl + ", signatureEncoding=" + signatureEncoding
-                + ", faults=" + faults.size() + "]";
+                + ", faults=" + faults.size() + ", signedSinks=" + sinkSecrets.keySet() + "]";
     }
 }

@@ -19,7 +19,9 @@ import jakarta.servlet.http.HttpServletResponse;
 /**
  * A stand-in for the service's outbound receivers (notifications, conversions, fulfilment) and the
  * shop's return page: it records and logs what arrives and answers 200, unless a {@code sink}
- * fault says otherwise (latency, an error status, a dropped connection).
+ * fault says otherwise (latency, an error status, a dropped connection). A sink configured with a secret
+ * ({@code pspsim.sink-secrets.<sink>}) verifies {@code Payments-Signature} first and answers 400 without
+ * recording when it is missing or wrong.
  */
 @RestController
 class SinkController {
@@ -30,12 +32,14 @@ class SinkController {
     private final FaultBook faults;
     private final Responder responder;
     private final Clock clock;
+    private final SimulatorProperties properties;
 
-    SinkController(SinkLog sink, FaultBook faults, Responder responder, Clock clock) {
+    SinkController(SinkLog sink, FaultBook faults, Responder responder, Clock clock, SimulatorProperties properties) {
         this.sink = sink;
         this.faults = faults;
         this.responder = responder;
         this.clock = clock;
+        this.properties = properties;
     }
 
     @PostMapping("/sink/**")
@@ -50,20 +54,39 @@ class SinkController {
         if (plan.has(Fault.ERROR_BEFORE)) {
             return responder.errorBefore(plan.first(Fault.ERROR_BEFORE).get());
         }
-        String text = body == null ? "" : new String(body, StandardCharsets.UTF_8);
+        byte[] raw = body == null ? new byte[0] : body;
+        String secret = properties.sinkSecrets().get(sinkName(request.getRequestURI()));
+        if (secret != null) {
+            String problem = SinkSignatures.problem(request.getHeader(SinkSignatures.HEADER), raw, secret,
+                    clock.instant(), properties.sinkSignatureTolerance());
+            if (problem != null) {
+                log.warn("sink refused path={} idempotencyKey={}: {}", request.getRequestURI(),
+                        request.getHeader("Idempotency-Key"), problem);
+                return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_JSON)
+                        .body("{\"error\":\"invalid-signature\"}".getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        String text = new String(raw, StandardCharsets.UTF_8);
         SinkLog.Received r = sink.add("POST", request.getRequestURI(), request.getHeader("Idempotency-Key"),
-                request.getContentType(), text, clock.instant());
+                request.getContentType(), text, clock.instant(), secret != null);
         log.info("sink received seq={} path={} idempotencyKey={} body={}", r.seq(), r.path(), r.idempotencyKey(),
                 text);
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
                 .body(("{\"received\":true,\"seq\":" + r.seq() + "}").getBytes(StandardCharsets.UTF_8));
     }
 
+    /** {@code /sink/notify/x} → {@code notify}. */
+    private static String sinkName(String uri) {
+        String rest = uri.substring(Math.min(uri.length(), "/sink/".length()));
+        int slash = rest.indexOf('/');
+        return slash < 0 ? rest : rest.substring(0, slash);
+    }
+
     /** A landing page for browsers sent back to the "shop" (e.g. {@code SHOP_RETURN_URL}). */
     @GetMapping(path = "/sink/**", produces = MediaType.TEXT_HTML_VALUE)
     String landing(HttpServletRequest request) {
         sink.add("GET", request.getRequestURI() + (request.getQueryString() == null ? "" : "?" + request.getQueryString()),
-                null, null, "", clock.instant());
+                null, null, "", clock.instant(), false);
         return "<!DOCTYPE html><html><body><p>Back at the shop.</p></body></html>";
     }
 

@@ -11,16 +11,18 @@ import org.springframework.stereotype.Component;
 @Component
 class SinkLog {
 
-    /** One request to {@code /sink/**}. */
+    /** One request to {@code /sink/**}; {@code signatureVerified}: its sink has a secret and the signature matched. */
     record Received(long seq, String method, String path, String idempotencyKey, String contentType, String body,
-            Instant receivedAt) {
+            Instant receivedAt, boolean signatureVerified) {
     }
 
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicLong sequence = new AtomicLong();
 
-    Received add(String method, String path, String idempotencyKey, String contentType, String body, Instant at) {
-        Received r = new Received(sequence.incrementAndGet(), method, path, idempotencyKey, contentType, body, at);
+    Received add(String method, String path, String idempotencyKey, String contentType, String body, Instant at,
+            boolean signatureVerified) {
+        Received r = new Received(sequence.incrementAndGet(), method, path, idempotencyKey, contentType, body, at,
+                signatureVerified);
         received.add(r);
         return r;
     }

@@ -10,12 +10,20 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.modulith.core.ApplicationModules;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.web.bind.annotation.RequestMapping;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+
+import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Public;
 
 /** The layout rules of conventions.md, checked so they stay true. */
 class ArchitectureTests {
@@ -55,5 +63,47 @@ class ArchitectureTests {
         noClasses().that().haveSimpleNameEndingWith("Store").or().haveSimpleNameEndingWith("Sweeper")
                 .or().haveSimpleNameEndingWith("Relay").or().haveSimpleNameEndingWith("Replayer")
                 .should().callMethod(Instant.class, "now").check(MAIN);
+    }
+
+    /** A class is transactional when it or one of its methods carries {@code @Transactional}. */
+    static final DescribedPredicate<JavaClass> TRANSACTIONAL = DescribedPredicate.describe("@Transactional",
+            c -> c.isAnnotatedWith(Transactional.class)
+                    || c.getMethods().stream().anyMatch(m -> m.isAnnotatedWith(Transactional.class)));
+
+    /** Conventions 3 and 5: a transaction is opened by a Store (its tables) or an Applier (one business write). */
+    @Test
+    void onlyStoresAndAppliersAreTransactional() {
+        classes().that(TRANSACTIONAL)
+                .should().haveSimpleNameEndingWith("Store").orShould().haveSimpleNameEndingWith("Applier")
+                .check(MAIN);
+    }
+
+    /** Conventions 5: no network call inside a transaction, so no transactional class can reach a client. */
+    @Test
+    void noTransactionalClassDependsOnAClient() {
+        noClasses().that(TRANSACTIONAL).should().dependOnClassesThat(
+                DescribedPredicate.describe("a *Client of ours", (JavaClass c) ->
+                        c.getPackageName().startsWith("com.acme.payments") && c.getSimpleName().endsWith("Client")))
+                .check(MAIN);
+    }
+
+    /** Issue 15 item 6: the compile-time half of deny by default ({@code AccessInterceptor} is the run-time half). */
+    @Test
+    void everyMappingNamesWhoMayCallIt() {
+        methods().that().areMetaAnnotatedWith(RequestMapping.class)
+                .and().areDeclaredInClassesThat().resideInAPackage("com.acme.payments..")
+                .should(haveAnAccessRule()).check(MAIN);
+    }
+
+    private static ArchCondition<JavaMethod> haveAnAccessRule() {
+        return new ArchCondition<>("carry @Allow or @Public (on the method or its class)") {
+            @Override
+            public void check(JavaMethod method, ConditionEvents events) {
+                boolean ruled = method.isAnnotatedWith(Allow.class) || method.isAnnotatedWith(Public.class)
+                        || method.getOwner().isAnnotatedWith(Allow.class)
+                        || method.getOwner().isAnnotatedWith(Public.class);
+                events.add(new SimpleConditionEvent(method, ruled, method.getFullName() + " has no access rule"));
+            }
+        };
     }
 }

@@ -15,6 +15,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import tools.jackson.databind.JsonNode;
@@ -28,7 +29,8 @@ class PspSimulatorApiIntegrationTests {
     @BeforeAll
     static void start() throws Exception {
         receiver = new WebhookReceiver();
-        sim = RunningSimulator.start(Map.of("pspsim.refund-decline-amounts", "13.13"));
+        sim = RunningSimulator.start(Map.of("pspsim.refund-decline-amounts", "13.13",
+                "pspsim.sink-secrets.notify", "sim-notify-secret"));
     }
 
     @AfterAll
@@ -228,6 +230,47 @@ class PspSimulatorApiIntegrationTests {
         JsonNode received = RunningSimulator.json(sim.admin("GET", "/sim/sink", null).body());
         assertThat(received.get(0).path("path").asString()).isEqualTo("/sink/fulfilment");
         assertThat(received.get(0).path("body").asString()).isEqualTo("{\"orderRef\":\"o-1\"}");
+    }
+
+    @Test
+    @DisplayName("a sink with a secret records only deliveries whose Payments-Signature is valid and fresh")
+    void aSinkWithASecretVerifiesPaymentsSignature() throws Exception {
+        String body = "{\"kind\":\"renewal_notice\",\"n\":\"" + ref() + "\"}";
+        long now = java.time.Instant.now().getEpochSecond();
+        String good = sign("sim-notify-secret", now, body);
+        assertThat(sink("/sink/notify", body, good).statusCode()).isEqualTo(200);
+        assertThat(sink("/sink/notify", body, null).statusCode()).as("unsigned").isEqualTo(400);
+        assertThat(sink("/sink/notify", body, sign("another-secret", now, body)).statusCode()).isEqualTo(400);
+        assertThat(sink("/sink/notify", body + " ", good).statusCode()).as("changed body").isEqualTo(400);
+        assertThat(sink("/sink/notify", body, sign("sim-notify-secret", now - 3600, body)).statusCode())
+                .as("an hour old: a replay").isEqualTo(400);
+        JsonNode received = RunningSimulator.json(sim.admin("GET", "/sim/sink", null).body());
+        long recorded = 0;
+        for (JsonNode r : received) {
+            if (r.path("body").asString().equals(body)) {
+                recorded++;
+                assertThat(r.path("signatureVerified").asBoolean()).isTrue();
+            }
+        }
+        assertThat(recorded).isEqualTo(1);
+    }
+
+    private static HttpResponse<String> sink(String path, String body, String signature) throws Exception {
+        java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(sim.baseUrl + path)).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
+        if (signature != null) {
+            request.header("Payments-Signature", signature);
+        }
+        return java.net.http.HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String sign(String secret, long t, String body) throws Exception {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                "HmacSHA256"));
+        return "t=" + t + ",v1=" + java.util.HexFormat.of().formatHex(
+                mac.doFinal((t + "." + body).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     @Test

@@ -35,13 +35,16 @@ class BillingController {
     private final ReconciliationOrchestrator reconciliation;
 
     BillingController(SubscriptionStore subscriptions, GrantStore grants, UserStore users, PurchaseStore purchases,
-            ReconciliationOrchestrator reconciliation) {
+            ReconciliationOrchestrator reconciliation, com.acme.payments.common.audit.OperatorActionStore actions) {
         this.subscriptions = subscriptions;
         this.grants = grants;
         this.users = users;
         this.purchases = purchases;
         this.reconciliation = reconciliation;
+        this.actions = actions;
     }
+
+    private final com.acme.payments.common.audit.OperatorActionStore actions;
 
     @GetMapping("/subscriptions/{subscriptionId}")
     Subscription subscription(@PathVariable String subscriptionId, Caller caller) {
@@ -79,6 +82,7 @@ class BillingController {
             // the id becomes a path segment of a Stripe API call made with our secret key: '..' would climb out
             throw new Problems.NotFound("Subscription");
         }
+        actions.record(caller.actor(), "sync", "subscription:" + subscriptionId, null);
         return Map.of("granted", reconciliation.sync(subscriptionId));
     }
 

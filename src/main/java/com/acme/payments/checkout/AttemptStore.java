@@ -3,14 +3,20 @@ package com.acme.payments.checkout;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.common.jobs.OpenRows;
+import com.acme.payments.common.jobs.Rows;
+import com.acme.payments.common.jobs.SweptTable;
 import com.acme.payments.order.OrderStore;
 
 /**
@@ -20,7 +26,7 @@ import com.acme.payments.order.OrderStore;
  */
 @Repository
 @Transactional
-class AttemptStore {
+class AttemptStore implements SweptTable<Attempt> {
 
     /** The claim: the partial unique index decides who owns the order's one open attempt. */
     private static final String CLAIM = """
@@ -58,11 +64,21 @@ class AttemptStore {
                    error_code = :errorCode, error_message = :errorMessage, updated_at = now()
              WHERE id = :id AND state IN (:from)
             """;
+    /** Only UNKNOWN: an IN_FLIGHT owner may still be mid-call and about to store the PSP's answer. */
     private static final String ABANDON = """
             UPDATE psp_attempt
-               SET state = 'FAILED', failure_reason = 'abandoned', abandoned_by = :who,
+               SET state = 'FAILED', failure_reason = 'abandoned', error_code = 'abandoned', abandoned_by = :who,
+                   abandon_reason = :reason, abandoned_at = now(),
                    error_message = 'abandoned by an operator at ' || now(), updated_at = now()
-             WHERE reference_id = :referenceId AND state IN ('IN_FLIGHT', 'UNKNOWN')
+             WHERE reference_id = :referenceId AND state = 'UNKNOWN'
+            """;
+    private static final String LINK_PAYMENT = """
+            UPDATE psp_attempt SET psp_payment_id = :paymentId, updated_at = now()
+             WHERE id = :id AND psp_payment_id IS NULL
+            """;
+    private static final String UNRESOLVED = """
+            SELECT a.reference_id, o.order_ref, a.state, a.created_at AS since FROM psp_attempt a JOIN orders o ON o.id = a.order_id
+             WHERE a.state IN ('IN_FLIGHT', 'UNKNOWN') ORDER BY a.created_at LIMIT :limit
             """;
 
     /** The owner of an IN_FLIGHT row older than the threshold is presumed dead (it would have timed out). */
@@ -155,7 +171,8 @@ class AttemptStore {
     }
 
     /** IN_FLIGHT → UNKNOWN. False when someone (webhook, reconciler) settled it first. */
-    boolean markUnknown(long id) {
+    @Override
+    public boolean markUnknown(long id) {
         return single(jdbc.sql(MARK_UNKNOWN).param("id", id).update());
     }
 
@@ -179,16 +196,33 @@ class AttemptStore {
                 .update());
     }
 
-    /** An operator closes an attempt the PSP has confirmed it never saw. */
-    boolean abandon(String referenceId, String who) {
-        return single(jdbc.sql(ABANDON).param("referenceId", referenceId).param("who", who).update());
+    /** An operator closes an UNKNOWN attempt the PSP has confirmed it never saw. */
+    boolean abandon(String referenceId, String who, String reason) {
+        return single(jdbc.sql(ABANDON).param("referenceId", referenceId).param("who", who).param("reason", reason)
+                .update());
     }
 
-    int ageInFlight(java.time.Duration age, int limit) {
+    /** Remembers the payment id of an attempt that is already closed (FAILED), so the id finds it. */
+    void linkPayment(long id, String paymentId) {
+        single(jdbc.sql(LINK_PAYMENT).param("id", id).param("paymentId", paymentId).update());
+    }
+
+    /** IN_FLIGHT and UNKNOWN attempts, oldest first, for the operators' list. */
+    @Transactional(readOnly = true)
+    List<com.acme.payments.common.ops.Unresolved> unresolved(int limit) {
+        return jdbc.sql(UNRESOLVED).param("limit", limit)
+                .query((rs, n) -> new com.acme.payments.common.ops.Unresolved("checkout", rs.getString("reference_id"),
+                        rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("since").toInstant()))
+                .list();
+    }
+
+    @Override
+    public int ageInFlight(Duration age, int limit) {
         return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
     }
 
-    List<Attempt> claimUnknown(java.time.Duration lease, int limit) {
+    @Override
+    public List<Attempt> claimUnknown(Duration lease, int limit) {
         return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit).query(ROW).list();
     }
 
@@ -196,15 +230,16 @@ class AttemptStore {
      * Inside the settling transaction: locks the row if this sweeper's lease is still the current one.
      * False means another instance claimed it since; the caller must not write.
      */
-    @Transactional(propagation = org.springframework.transaction.annotation.Propagation.MANDATORY)
-    boolean holdLease(long id, long version) {
+    @Override
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean holdLease(long id, long version) {
         return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
     }
 
     /** Open UNKNOWN attempts and the age in seconds of the oldest, for the gauges. */
     @Transactional(readOnly = true)
-    double[] unknownStats() {
-        return jdbc.sql(OPEN_UNKNOWN_STATS).query((rs, n) -> new double[] { rs.getDouble("open"), rs.getDouble("oldest") })
+    OpenRows unknownRows() {
+        return jdbc.sql(OPEN_UNKNOWN_STATS).query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest")))
                 .single();
     }
 
@@ -213,10 +248,7 @@ class AttemptStore {
     }
 
     private static boolean single(int rows) {
-        if (rows > 1) {
-            throw new IllegalStateException("expected at most one attempt row, updated " + rows);
-        }
-        return rows == 1;
+        return Rows.atMostOne(rows, "psp_attempt");
     }
 
     private static Attempt map(ResultSet rs, int row) throws SQLException {
@@ -234,7 +266,7 @@ class AttemptStore {
         DECLINED, REJECTED;
 
         String column() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 }

@@ -2,36 +2,61 @@ package com.acme.payments.checkout;
 
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.acme.payments.common.audit.OperatorActionStore;
+import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderLookup;
 import com.acme.payments.order.OrderView;
 
-/** Capture or void an AUTHORIZED order (admin key); both answer the order view. */
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/** Capture or void an AUTHORIZED order (admin key); both answer the order view. Optional body {@code {reason}}. */
 @RestController
 class CaptureController {
 
     private final OrderLookup orders;
     private final CaptureOrchestrator orchestrator;
+    private final OperatorActionStore actions;
+    private final JsonBodies bodies;
 
-    CaptureController(OrderLookup orders, CaptureOrchestrator orchestrator) {
+    CaptureController(OrderLookup orders, CaptureOrchestrator orchestrator, OperatorActionStore actions,
+            JsonBodies bodies) {
         this.orders = orders;
         this.orchestrator = orchestrator;
+        this.actions = actions;
+        this.bodies = bodies;
     }
 
     @PostMapping("/api/orders/{orderRef}/capture")
     @Allow(Role.ADMIN)
-    OrderView capture(@PathVariable String orderRef) {
-        orchestrator.perform(orders.require(orderRef), Operation.Kind.CAPTURE);
-        return OrderView.of(orders.require(orderRef));
+    OrderView capture(@PathVariable String orderRef, Caller caller,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
+            @RequestBody(required = false) byte[] body) {
+        return perform(orderRef, caller, body, Operation.Kind.CAPTURE);
     }
 
     @PostMapping("/api/orders/{orderRef}/void")
     @Allow(Role.ADMIN)
-    OrderView voidPayment(@PathVariable String orderRef) {
-        orchestrator.perform(orders.require(orderRef), Operation.Kind.VOID);
+    OrderView voidPayment(@PathVariable String orderRef, Caller caller,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
+            @RequestBody(required = false) byte[] body) {
+        return perform(orderRef, caller, body, Operation.Kind.VOID);
+    }
+
+    private OrderView perform(String orderRef, Caller caller, byte[] body, Operation.Kind kind) {
+        Order order = orders.require(orderRef);
+        OperatorNote note = bodies.read(body, OperatorNote.class, true);
+        actions.record(caller.actor(), kind.name().toLowerCase(java.util.Locale.ROOT), "order:" + orderRef,
+                note.reason());
+        orchestrator.perform(order, kind, caller.actor());
         return OrderView.of(orders.require(orderRef));
     }
 }

@@ -13,6 +13,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.audit.OperatorActionStore;
+import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
@@ -33,9 +36,11 @@ class CheckoutController {
     private final ReturnUrls returnUrls;
     private final AttemptStore attempts;
     private final JsonBodies bodies;
+    private final OperatorActionStore actions;
 
     CheckoutController(OrderLookup orders, CheckoutOrchestrator orchestrator, ReturnUrls returnUrls,
-            AttemptStore attempts, JsonBodies bodies) {
+            AttemptStore attempts, JsonBodies bodies, OperatorActionStore actions) {
+        this.actions = actions;
         this.orders = orders;
         this.orchestrator = orchestrator;
         this.returnUrls = returnUrls;
@@ -67,22 +72,21 @@ class CheckoutController {
 
     @PostMapping("/api/admin/attempts/{referenceId}/abandon")
     @Allow(Role.ADMIN)
-    Map<String, Object> abandon(@PathVariable String referenceId,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = AbandonRequest.class)))
+    Map<String, Object> abandon(@PathVariable String referenceId, Caller caller,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
             @RequestBody(required = false) byte[] body) {
-        Attempt attempt = attempts.findByReference(referenceId).orElseThrow(() -> new Problems.NotFound("Attempt"));
-        AbandonRequest request = bodies.read(body, AbandonRequest.class, true);
-        String who = request.operator() == null || request.operator().isBlank() ? "admin" : "admin:" + request.operator();
-        if (!attempts.abandon(referenceId, who)) {
-            Attempt current = attempts.findByReference(referenceId).orElseThrow();
-            throw new CheckoutProblems.AttemptNotOpen(referenceId, current.state().name());
+        if (attempts.findByReference(referenceId).isEmpty()) {
+            throw new Problems.NotFound("Attempt");
         }
-        log.warn("attempt referenceId={} abandoned by {} reason={}", referenceId, who, request.reason());
-        Attempt abandoned = attempts.findByReference(referenceId).orElseThrow();
+        OperatorNote note = bodies.read(body, OperatorNote.class, true);
+        actions.record(caller.actor(), "abandon", "attempt:" + referenceId, note.reason());
+        Attempt abandoned = orchestrator.abandon(referenceId, caller.actor(), note.reason());
+        log.warn("attempt referenceId={} abandoned by {} reason={}", referenceId, caller.actor(), note.reason());
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("referenceId", abandoned.referenceId());
         answer.put("state", abandoned.state().name());
         answer.put("failureReason", abandoned.failureReason());
+        answer.put("abandonedBy", caller.actor());
         return answer;
     }
 }

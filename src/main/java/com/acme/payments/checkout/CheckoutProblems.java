@@ -58,7 +58,9 @@ final class CheckoutProblems {
     static final class AttemptNotOpen extends ApiProblem {
         AttemptNotOpen(String referenceId, String state) {
             super(HttpStatus.CONFLICT, "attempt-not-open", "Attempt not open",
-                    "Attempt " + referenceId + " is " + state + "; only IN_FLIGHT or UNKNOWN attempts can be abandoned.");
+                    "Attempt " + referenceId + " is " + state + "; only an UNKNOWN attempt the PSP still does not show "
+                            + "can be abandoned.");
+            with("state", state);
         }
     }
 }

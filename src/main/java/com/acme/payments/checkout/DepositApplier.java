@@ -3,15 +3,20 @@ package com.acme.payments.checkout;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.common.jobs.SweepLoop.Outcome;
 import com.acme.payments.common.money.Amounts;
 import com.acme.payments.order.Order;
+import com.acme.payments.order.OrderStatus;
 import com.acme.payments.order.OrderStore;
 import com.acme.payments.order.PaymentTransition;
 import com.acme.payments.outbox.OutboxEntry;
 import com.acme.payments.outbox.OutboxStore;
+import com.acme.payments.psp.PaymentPayloadFault;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PaymentUpdateHandler.Applied;
 import com.acme.payments.psp.PspPayment;
@@ -20,29 +25,42 @@ import com.acme.payments.psp.PspPayment;
  * Applies a deposit's PSP state to its attempt and order in one transaction: the attempt settles
  * conditionally, the order moves by the whitelist, and PAID writes the {@code order_paid} outbox row in
  * the same commit. Every path that learns a payment's state (create answer, reconcile, webhook, return,
- * sweeps) comes through here.
+ * sweeps) comes through here. A COMPLETED payment the order did not book (not its current
+ * attempt's, or an abandoned one's) is a second charge: recorded once, with a {@code duplicate_charge}
+ * effect in the same commit.
  */
 @Component
 class DepositApplier {
 
+    private static final Logger log = LoggerFactory.getLogger(DepositApplier.class);
+
     private final AttemptStore attempts;
     private final OrderStore orders;
     private final OutboxStore outbox;
+    private final DuplicateChargeStore duplicates;
+    private final DuplicateChargeMetrics metrics;
 
-    DepositApplier(AttemptStore attempts, OrderStore orders, OutboxStore outbox) {
+    DepositApplier(AttemptStore attempts, OrderStore orders, OutboxStore outbox, DuplicateChargeStore duplicates,
+            DuplicateChargeMetrics metrics) {
         this.attempts = attempts;
         this.orders = orders;
         this.outbox = outbox;
+        this.duplicates = duplicates;
+        this.metrics = metrics;
     }
 
     @Transactional
     Applied apply(Attempt attempt, PspPayment payment) {
         PaymentState state = payment.paymentState();
-        if (state.isFailure()) {
-            attempts.markFailed(attempt.id(), AttemptStore.FailureReason.DECLINED, payment.id(), payment.errorCode(),
-                    payment.errorMessage());
-        } else {
-            attempts.promoteReady(attempt.id(), payment.id(), payment.redirectUrl());
+        if (state == PaymentState.COMPLETED && (payment.amount() == null || payment.currency() == null)) {
+            throw new PaymentPayloadFault("COMPLETED payment " + payment.id() + " without amount or currency");
+        }
+        boolean settled = state.isFailure()
+                ? attempts.markFailed(attempt.id(), AttemptStore.FailureReason.DECLINED, payment.id(),
+                        payment.errorCode(), payment.errorMessage())
+                : attempts.promoteReady(attempt.id(), payment.id(), payment.redirectUrl());
+        if (!settled && payment.id() != null) {
+            attempts.linkPayment(attempt.id(), payment.id()); // a closed attempt's payment, found by id next time
         }
         PaymentTransition transition = PaymentTransition.forState(state);
         if (transition == null) {
@@ -54,16 +72,49 @@ class DepositApplier {
             Order order = orders.findById(attempt.orderId()).orElseThrow();
             outbox.enqueue(orderPaid(order, payment));
         }
+        if (!moved && transition == PaymentTransition.TO_PAID) {
+            return secondChargeOrDuplicate(attempt, payment);
+        }
         return moved ? Applied.APPLIED : Applied.ALREADY_PAST;
     }
 
-    /** The sweep's apply: only while its lease on the attempt is still the current one. Empty when fenced. */
-    @Transactional
-    java.util.Optional<Applied> applyUnderLease(Attempt attempt, PspPayment payment) {
-        if (!attempts.holdLease(attempt.id(), attempt.leaseVersion())) {
-            return java.util.Optional.empty();
+    /** Money moved but the order did not book it: unless it is the order's own payment again, a second charge. */
+    private Applied secondChargeOrDuplicate(Attempt attempt, PspPayment payment) {
+        Order order = orders.findById(attempt.orderId()).orElseThrow();
+        if (order.status() == OrderStatus.PAID && payment.id().equals(order.pspPaymentId())) {
+            return Applied.ALREADY_PAST;
         }
-        return java.util.Optional.of(apply(attempt, payment));
+        String currency = payment.currency();
+        java.math.BigDecimal amount = Amounts.canonical(payment.amount(), currency);
+        if (!duplicates.record(order.id(), payment.id(), amount, currency)) {
+            return Applied.ALREADY_PAST; // flagged once already
+        }
+        outbox.enqueue(duplicateCharge(order, payment.id(), amount, currency));
+        metrics.detectedOnCommit();
+        log.error("duplicate charge orderRef={} payment={} referenceId={} (order status={} payment={})",
+                order.orderRef(), payment.id(), attempt.referenceId(), order.status(), order.pspPaymentId());
+        return Applied.DUPLICATE_CHARGE;
+    }
+
+    private static OutboxEntry duplicateCharge(Order order, String paymentId, java.math.BigDecimal amount,
+            String currency) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("kind", "duplicate_charge");
+        body.put("orderRef", order.orderRef());
+        body.put("pspPaymentId", paymentId);
+        body.put("amount", amount.toPlainString());
+        body.put("currency", currency);
+        return new OutboxEntry("duplicate_charge", "order", order.orderRef(), paymentId, body);
+    }
+
+    /** The sweep's apply: only while its lease on the attempt is still the current one. */
+    @Transactional
+    Outcome applyUnderLease(Attempt attempt, PspPayment payment) {
+        if (!attempts.holdLease(attempt.id(), attempt.leaseVersion())) {
+            return Outcome.FENCED;
+        }
+        apply(attempt, payment);
+        return Outcome.RESOLVED;
     }
 
     private static OutboxEntry orderPaid(Order order, PspPayment payment) {

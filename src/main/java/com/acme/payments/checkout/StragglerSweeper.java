@@ -4,11 +4,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.jobs.Backoff;
 import com.acme.payments.common.jobs.JobMetrics;
+import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
 import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.jobs.SweepLoop.Outcome;
@@ -23,7 +25,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * period) are read from the PSP and moved by the same conditional transition as a webhook.
  */
 @Component
-class StragglerSweeper {
+class StragglerSweeper implements SchedulingConfigurer {
 
     private final OrderStore orders;
     private final CheckoutOrchestrator checkout;
@@ -44,7 +46,11 @@ class StragglerSweeper {
         this.backoff = new Backoff(clock, properties.interval(), Duration.ofMinutes(15));
     }
 
-    @Scheduled(fixedDelayString = "${payments.stragglers.interval:5m}", initialDelayString = "${payments.stragglers.initial-delay:60s}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this::scheduled);
+    }
+
     void scheduled() {
         if (!properties.enabled() || backoff.paused() || shutdown.stopping()) {
             return;

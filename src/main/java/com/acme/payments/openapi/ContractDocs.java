@@ -66,10 +66,26 @@ class ContractDocs implements OpenApiCustomizer {
                             "502 psp-rejected");
         }
         op("POST /api/admin/attempts/{referenceId}/abandon", "Operations",
-                "Close an UNKNOWN attempt the PSP confirmed never existed (recorded with who and when)")
+                "Close an UNKNOWN attempt the PSP confirmed never existed; the PSP is asked once more first "
+                        + "(recorded with who, why and when)")
                 .optionalBody()
                 .success(200, "The attempt, now FAILED with reason abandoned", "AbandonedAttempt")
-                .problems("404 not-found", "400 validation-failed", "400 malformed-request", "409 attempt-not-open");
+                .problems("404 not-found", "400 validation-failed", "400 malformed-request", "409 attempt-not-open",
+                        "409 payment-outcome-unknown");
+        op("POST /api/admin/refunds/{referenceId}/abandon", "Operations",
+                "Close an UNKNOWN refund the PSP confirmed never existed: its reservation is released")
+                .optionalBody()
+                .success(200, "The refund, now FAILED with errorCode abandoned", "Refund")
+                .problems("404 not-found", "400 validation-failed", "400 malformed-request", "409 refund-not-open",
+                        "409 refund-outcome-unknown");
+        op("GET /api/admin/unresolved", "Operations",
+                "Every IN_FLIGHT or UNKNOWN checkout attempt, refund and capture/void, oldest first");
+        op("GET /api/admin/duplicate-charges", "Operations", "Second charges: COMPLETED payments an order did not book");
+        op("POST /api/admin/duplicate-charges/{pspPaymentId}/refund", "Operations",
+                "Refund a second charge in full, exactly once however often it is called")
+                .optionalBody()
+                .problems("404 not-found", "400 validation-failed", "400 malformed-request",
+                        "409 refund-outcome-unknown");
         op("GET /api/admin/outbox", "Operations", "List outbox rows by state (pending, dead, delivered)")
                 .admin().successList(200, "Ordered by id; page with afterId", "OutboxRow")
                 .problems("400 validation-failed");

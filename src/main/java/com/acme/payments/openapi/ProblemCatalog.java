@@ -56,7 +56,10 @@ final class ProblemCatalog {
         MEANINGS.put("refund-exceeds-remainder", "more than what is left to refund (open refunds included)");
         MEANINGS.put("refund-key-reused", "the Idempotency-Key was used with a different amount or currency");
         MEANINGS.put("order-not-authorized", "only AUTHORIZED orders can be captured or voided");
-        MEANINGS.put("attempt-not-open", "only IN_FLIGHT or UNKNOWN attempts can be abandoned");
+        MEANINGS.put("attempt-not-open",
+                "only an UNKNOWN attempt the PSP, asked once more, still does not show can be abandoned");
+        MEANINGS.put("refund-not-open",
+                "only an UNKNOWN refund the PSP, asked once more, still does not show can be abandoned");
         MEANINGS.put("invalid-signature", "the Signature header is missing or does not match the raw body");
         MEANINGS.put("outbox-row-not-dead", "only a dead outbox row can be re-driven");
         MEANINGS.put("database-unavailable", "the database cannot be reached; retry shortly");

@@ -39,6 +39,8 @@ final class ResponseSchemas {
                 .addProperty("currency", currency())
                 .addProperty("pspPaymentId", new StringSchema())
                 .addProperty("errorCode", new StringSchema().description("The PSP's code when FAILED (extension)"))
+                .addProperty("pspState", new StringSchema().description("The PSP's state of the REFUND payment"))
+                .addProperty("requestedBy", new StringSchema().description("The admin key's name that asked"))
                 .addProperty("createdAt", new StringSchema().format("date-time").description("Extension")),
                 "refundKey", "referenceId", "state", "amount", "currency"));
         components.addSchemas("AbandonedAttempt", new ObjectSchema()
@@ -46,7 +48,7 @@ final class ResponseSchemas {
                 .addProperty("state", new StringSchema().example("FAILED"))
                 .addProperty("failureReason", new StringSchema().example("abandoned")));
         components.addSchemas("WebhookAnswer", required(new ObjectSchema()
-                .addProperty("status", enumOf("applied", "duplicate", "ignored", "unknown_payment")), "status"));
+                .addProperty("status", enumOf("applied", "duplicate", "ignored", "unknown_payment", "duplicate_charge")), "status"));
         components.addSchemas("PspPayment", new ObjectSchema()
                 .addProperty("id", new StringSchema())
                 .addProperty("referenceId", new StringSchema())

@@ -28,7 +28,11 @@ class OutboxAdminController {
     private final OutboxAdminStore store;
     private final OutboxMetrics metrics;
 
-    OutboxAdminController(OutboxAdminStore store, OutboxMetrics metrics) {
+    private final com.acme.payments.common.audit.OperatorActionStore actions;
+
+    OutboxAdminController(OutboxAdminStore store, OutboxMetrics metrics,
+            com.acme.payments.common.audit.OperatorActionStore actions) {
+        this.actions = actions;
         this.store = store;
         this.metrics = metrics;
     }
@@ -54,6 +58,7 @@ class OutboxAdminController {
         } catch (NumberFormatException e) {
             throw new Problems.NotFound("Outbox row");
         }
+        actions.record(caller.actor(), "redrive", "outbox:" + rowId, null);
         OutboxAdminStore.Redrive result = store.redrive(rowId);
         if (result == OutboxAdminStore.Redrive.NOT_FOUND) {
             throw new Problems.NotFound("Outbox row");

@@ -40,8 +40,13 @@ class OutboxMetrics {
         DEAD,
         /** Not sent because the relay is stopping or its lease is nearly over; handed back. */
         ABANDONED,
-        /** The relay's lease ran out before it could record the outcome; another relay has the row. */
-        LEASE_LOST;
+        /** The outcome could not be recorded: another relay took the row's key over (this relay's session had ended). */
+        LEASE_LOST,
+        /**
+         * This relay took over a key whose holder's database session had ended before it recorded an
+         * outcome: the earlier call's outcome is unknown, so this send may be the second (same key).
+         */
+        TAKEN_OVER;
 
         String tag() {
             return name().toLowerCase(java.util.Locale.ROOT);

@@ -1,6 +1,7 @@
 package com.acme.payments.outbox;
 
 import java.net.URI;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.random.RandomGenerator;
 
+import javax.sql.DataSource;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -36,10 +39,13 @@ import com.acme.payments.outbox.OutboxMetrics.Result;
  * then record each result with a write fenced by the row's lease version. A relay that dies at any
  * point leaves leases that expire on the database clock; another instance then takes the rows over.
  * <p>
- * The window that remains: the sink accepted, and the relay died (or lost its lease) before
- * {@code markSent} committed. The row and its 'sending' key come back after the lease and are sent
- * again <em>with the same {@code Idempotency-Key}</em>; a sink that honours that header answers the
- * repeat without acting twice. Nothing else can send an effect twice.
+ * A key this relay holds stays its own while its {@link RelaySession} lives, however long the call or
+ * the "sent" write takes: a slow relay is never doubled. The window that remains: the sink accepted
+ * and the relay's session ended (the process died, or the database or network cut the session) before
+ * {@code markSent} committed. After the lease another relay takes the key over, logs and counts it
+ * ({@code taken_over}), and sends again <em>with the same {@code Idempotency-Key}</em>; a sink that
+ * honours that header answers the repeat without acting twice. Besides that, only a call we saw fail
+ * (a read timeout) that the sink had in fact accepted goes out twice, also with the same key.
  */
 @Component
 public class OutboxRelay implements SmartLifecycle {
@@ -60,13 +66,14 @@ public class OutboxRelay implements SmartLifecycle {
     private final Backoff backoff;
     private final SentRecorder sent;
     private final String owner;
+    private final RelaySession session;
     private final ExecutorService pool;
     private final ReentrantLock turn = new ReentrantLock();
     private volatile boolean running;
     private volatile boolean stopping;
 
     OutboxRelay(OutboxRelayStore store, SinkRoutes routes, SinkClient sink, OutboxMetrics metrics,
-            OutboxProperties properties, Clock clock) {
+            OutboxProperties properties, Clock clock, DataSource dataSource) {
         this.store = store;
         this.routes = routes;
         this.sink = sink;
@@ -74,7 +81,8 @@ public class OutboxRelay implements SmartLifecycle {
         this.properties = properties;
         this.clock = clock;
         this.backoff = new Backoff(properties.backoff(), properties.maxBackoff(), RandomGenerator.getDefault());
-        this.sent = new SentRecorder(store, metrics);
+        this.session = new RelaySession(dataSource);
+        this.sent = new SentRecorder(store, metrics, session, () -> stopping);
         this.owner = "relay-" + UUID.randomUUID().toString().substring(0, 8);
         AtomicInteger threads = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(properties.concurrency(), properties.concurrency(), 0, TimeUnit.SECONDS,
@@ -115,9 +123,23 @@ public class OutboxRelay implements SmartLifecycle {
         }
         turn.lock();
         try {
+            int holder;
+            try {
+                holder = session.hold();
+            } catch (SQLException e) {
+                log.warn("outbox relay cannot hold its database session, no claim this turn: {}",
+                        e.getClass().getSimpleName());
+                return 0;
+            }
             Instant claimedAt = clock.instant();
-            ClaimedBatch batch = store.claim(owner, properties.batchSize(), properties.lease(),
+            ClaimedBatch batch = store.claim(owner, holder, properties.batchSize(), properties.lease(),
                     routes.routableKinds(), properties.backoff());
+            for (ClaimedEffect effect : batch.takenOver()) {
+                metrics.record(effect.kind(), Result.TAKEN_OVER);
+                log.warn("outbox row {} ({}) took over its key from a relay whose session had ended: "
+                        + "that relay's send may have reached the sink, so this is a resend (same key)",
+                        effect.id(), effect.idempotencyKey());
+            }
             batch.duplicateKinds().forEach(kind -> metrics.record(kind, Result.DUPLICATE));
             batch.busyKinds().forEach(kind -> metrics.record(kind, Result.BUSY));
             if (!batch.busyKinds().isEmpty()) {
@@ -168,7 +190,12 @@ public class OutboxRelay implements SmartLifecycle {
         }
         SinkClient.Result answer;
         try {
-            answer = sink.post(url.get(), effect.idempotencyKey(), effect.payload());
+            // Signed at send time: the sink's tolerance is measured from this moment, not from the claim.
+            String signature = routes.secretFor(effect.kind())
+                    .map(secret -> SinkSignature.header(secret, clock.instant().getEpochSecond(), effect.payload()))
+                    .orElse(null);
+            answer = sink.post(url.get(), effect.idempotencyKey(), effect.payload(), signature,
+                    effect.traceParent());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return; // the lease brings the row back; the key holds it against duplicates meanwhile
@@ -237,6 +264,7 @@ public class OutboxRelay implements SmartLifecycle {
             Thread.currentThread().interrupt();
         } finally {
             pool.shutdownNow();
+            session.close();
         }
     }
 

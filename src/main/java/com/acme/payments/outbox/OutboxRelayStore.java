@@ -26,11 +26,16 @@ import org.springframework.transaction.annotation.Transactional;
 class OutboxRelayStore {
 
     /**
-     * One statement: pick due rows whose aggregate has no older open (pending or dead) row, skip rows
-     * another relay has locked, and lease them. next_attempt_at moves to the lease expiry, so a leased
-     * row is simply "not due" until its holder settles it or the lease runs out.
+     * One statement: pick due rows whose aggregate has no older open (pending or dead) row going to the
+     * same sink, skip rows another relay has locked, and lease them. Ordering is per aggregate AND sink
+     * (the contract): a row whose sink is not configured, or is failing, holds back only that sink's
+     * younger rows of its aggregate. {@code route} is every known kind with its sink; a kind no sink
+     * knows holds back nothing. next_attempt_at moves to the lease expiry, so a leased row is simply
+     * "not due" until its holder settles it or the lease runs out.
      */
     private static final String CLAIM = """
+            WITH route AS (
+                SELECT r.kind, r.sink FROM unnest(CAST(:routeKinds AS text[]), CAST(:routeSinks AS text[])) AS r(kind, sink))
             UPDATE outbox o
                SET lease_version = o.lease_version + 1,
                    lease_owner = :owner,
@@ -39,31 +44,38 @@ class OutboxRelayStore {
              WHERE o.id IN (
                    SELECT c.id
                      FROM outbox c
+                     JOIN route rc ON rc.kind = c.kind
                     WHERE c.state = 'pending'
                       AND c.next_attempt_at <= now()
                       AND c.kind IN (:kinds)
                       AND NOT EXISTS (
                           SELECT 1 FROM outbox b
+                            JOIN route rb ON rb.kind = b.kind
                            WHERE b.aggregate_type = c.aggregate_type
                              AND b.aggregate_id = c.aggregate_id
                              AND b.id < c.id
-                             AND b.state IN ('pending', 'dead'))
+                             AND b.state IN ('pending', 'dead')
+                             AND rb.sink = rc.sink)
                     ORDER BY c.next_attempt_at, c.id
                     LIMIT :batchSize
-                      FOR UPDATE SKIP LOCKED)
+                      FOR UPDATE OF c SKIP LOCKED)
             RETURNING o.id, o.kind, o.aggregate_type, o.aggregate_id, o.idempotency_key,
-                      o.payload::text AS payload, o.lease_version, o.attempts, o.created_at
+                      o.payload::text AS payload, o.lease_version, o.attempts, o.created_at, o.trace_parent
             """;
 
     /**
-     * Takes the dedup key of each claimed row: a new key, or a 'sending' key whose lease ran out (its
-     * holder died). Keys are inserted in key order so two relays never wait on each other in a cycle;
-     * DISTINCT ON keeps one row per key when a batch holds two rows with the same key.
+     * Takes the dedup key of each claimed row: a new key, or a 'sending' key whose holder is gone — its
+     * lease ran out AND its relay's session lock is free (see {@link RelaySession}; our own expired keys
+     * are ours to retake). A slow holder that is still alive keeps its key however late it is. Keys are
+     * inserted in key order so two relays never wait on each other in a cycle; DISTINCT ON keeps one
+     * row per key when a batch holds two rows with the same key. {@code taken_over}: the key existed
+     * (xmax is set by the update), so an earlier send of it may have reached the sink.
      */
     private static final String CLAIM_KEYS = """
-            INSERT INTO outbox_dedup AS d (idempotency_key, state, outbox_id, lease_version, lease_until, claimed_at)
+            INSERT INTO outbox_dedup AS d (idempotency_key, state, outbox_id, lease_version, lease_until, claimed_at,
+                                           holder)
             SELECT DISTINCT ON (o.idempotency_key) o.idempotency_key, 'sending', o.id, o.lease_version,
-                   o.lease_until, now()
+                   o.lease_until, now(), :holder
               FROM outbox o
              WHERE o.id IN (:ids)
              ORDER BY o.idempotency_key, o.id
@@ -71,9 +83,12 @@ class OutboxRelayStore {
                SET outbox_id = EXCLUDED.outbox_id,
                    lease_version = EXCLUDED.lease_version,
                    lease_until = EXCLUDED.lease_until,
-                   claimed_at = EXCLUDED.claimed_at
+                   claimed_at = EXCLUDED.claimed_at,
+                   holder = EXCLUDED.holder
              WHERE d.state = 'sending' AND d.lease_until < now()
-            RETURNING d.outbox_id
+               AND (d.holder IS NULL OR d.holder = :holder
+                    OR pg_try_advisory_xact_lock(:lockNamespace, d.holder))
+            RETURNING d.outbox_id, NOT (d.xmax = 0) AS taken_over
             """;
 
     private static final String SETTLE_DUPLICATES = """
@@ -102,10 +117,13 @@ class OutboxRelayStore {
             SELECT count(*) FROM released
             """;
 
-    /** Busy rows were claimed in this transaction: release them whatever their version. */
+    /**
+     * Busy rows were claimed in this transaction: hand them back with the lease version they had, so
+     * the relay that holds the key (slow, not dead) can still settle its row with its own fence.
+     */
     private static final String RELEASE_BUSY = """
             UPDATE outbox
-               SET lease_owner = NULL, lease_until = NULL,
+               SET lease_version = lease_version - 1, lease_owner = NULL, lease_until = NULL,
                    next_attempt_at = now() + make_interval(secs => :delaySeconds)
              WHERE id IN (:ids) AND state = 'pending'
             """;
@@ -166,11 +184,14 @@ class OutboxRelayStore {
      * transaction that commits before any HTTP call. Rows whose key was already sent are settled as
      * duplicates here; rows whose key another live lease holds are handed back for {@code busyDelay}.
      */
-    ClaimedBatch claim(String owner, int batchSize, Duration lease, List<String> kinds, Duration busyDelay) {
+    ClaimedBatch claim(String owner, int holder, int batchSize, Duration lease, List<String> kinds,
+            Duration busyDelay) {
         if (kinds.isEmpty()) {
             return ClaimedBatch.EMPTY;
         }
         List<ClaimedEffect> claimed = jdbc.sql(CLAIM)
+                .param("routeKinds", SinkRoutes.sinkByKind().keySet().toArray(String[]::new))
+                .param("routeSinks", SinkRoutes.sinkByKind().values().toArray(String[]::new))
                 .param("owner", owner)
                 .param("leaseSeconds", seconds(lease))
                 .param("kinds", kinds)
@@ -180,10 +201,21 @@ class OutboxRelayStore {
         if (claimed.isEmpty()) {
             return ClaimedBatch.EMPTY;
         }
-        Set<Long> keyHolders = new HashSet<>(jdbc.sql(CLAIM_KEYS)
+        Set<Long> keyHolders = new HashSet<>();
+        Set<Long> takenOverIds = new HashSet<>();
+        jdbc.sql(CLAIM_KEYS)
                 .param("ids", ids(claimed))
-                .query(Long.class)
-                .list());
+                .param("holder", holder)
+                .param("lockNamespace", RelaySession.LOCK_NAMESPACE)
+                .query((rs, n) -> {
+                    keyHolders.add(rs.getLong("outbox_id"));
+                    if (rs.getBoolean("taken_over")) {
+                        takenOverIds.add(rs.getLong("outbox_id"));
+                    }
+                    return null;
+                })
+                .list();
+        List<ClaimedEffect> takenOver = claimed.stream().filter(e -> takenOverIds.contains(e.id())).toList();
         List<ClaimedEffect> toDeliver = new ArrayList<>();
         List<Long> withoutKey = new ArrayList<>();
         for (ClaimedEffect effect : claimed) {
@@ -194,7 +226,7 @@ class OutboxRelayStore {
             }
         }
         if (withoutKey.isEmpty()) {
-            return new ClaimedBatch(toDeliver, List.of(), List.of());
+            return new ClaimedBatch(toDeliver, List.of(), List.of(), takenOver);
         }
         List<Long> duplicateIds = new ArrayList<>();
         List<String> duplicateKinds = new ArrayList<>();
@@ -215,7 +247,7 @@ class OutboxRelayStore {
             }
         }
         List<String> busyKinds = claimed.stream().filter(e -> busy.contains(e.id())).map(ClaimedEffect::kind).toList();
-        return new ClaimedBatch(toDeliver, duplicateKinds, busyKinds);
+        return new ClaimedBatch(toDeliver, duplicateKinds, busyKinds, takenOver);
     }
 
     /**
@@ -276,7 +308,7 @@ class OutboxRelayStore {
         return new ClaimedEffect(rs.getLong("id"), rs.getString("kind"), rs.getString("aggregate_type"),
                 rs.getString("aggregate_id"), rs.getString("idempotency_key"), rs.getString("payload"),
                 rs.getLong("lease_version"), rs.getInt("attempts"),
-                rs.getObject("created_at", OffsetDateTime.class).toInstant());
+                rs.getObject("created_at", OffsetDateTime.class).toInstant(), rs.getString("trace_parent"));
     }
 
     private static List<Long> ids(List<ClaimedEffect> effects) {

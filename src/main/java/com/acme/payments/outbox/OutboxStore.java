@@ -13,16 +13,18 @@ import tools.jackson.databind.json.JsonMapper;
 public class OutboxStore {
 
     private static final String INSERT = """
-            INSERT INTO outbox (kind, aggregate_type, aggregate_id, idempotency_key, payload)
-            VALUES (:kind, :aggregateType, :aggregateId, :idempotencyKey, CAST(:payload AS jsonb))
+            INSERT INTO outbox (kind, aggregate_type, aggregate_id, idempotency_key, payload, trace_parent)
+            VALUES (:kind, :aggregateType, :aggregateId, :idempotencyKey, CAST(:payload AS jsonb), :traceParent)
             """;
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
+    private final DeliveryTrace trace;
 
-    OutboxStore(JdbcClient jdbc, JsonMapper json) {
+    OutboxStore(JdbcClient jdbc, JsonMapper json, DeliveryTrace trace) {
         this.jdbc = jdbc;
         this.json = json;
+        this.trace = trace;
     }
 
     /** Adds the effect to the current transaction; it is delivered only if that transaction commits. */
@@ -33,6 +35,8 @@ public class OutboxStore {
                 .param("aggregateId", entry.aggregateId())
                 .param("idempotencyKey", entry.idempotencyKey())
                 .param("payload", json.writeValueAsString(entry.payload()))
+                // the writer's trace, continued by the relay when it delivers (DeliveryTrace)
+                .param("traceParent", trace.current())
                 .update();
         if (rows != 1) {
             throw new IllegalStateException("outbox insert wrote " + rows + " rows");

@@ -5,17 +5,24 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 
+import org.springframework.http.MediaType;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestClientException;
 
 /**
  * POSTs one effect to its sink: the stored payload is the body, the effect's idempotency key goes in
- * {@code Idempotency-Key}. Only a 2xx counts as accepted; everything else (other statuses, timeouts,
+ * {@code Idempotency-Key}, and {@code Payments-Signature} when the sink has a secret (see
+ * {@link SinkSignature}). Only a 2xx counts as accepted; everything else (other statuses, timeouts,
  * refused connections) is a failure to retry. Never follows redirects, never logs bodies or URLs.
+ * <p>
+ * Boot's {@link RestClient.Builder} makes the call observed: it is a client span of the trace that wrote
+ * the row ({@link DeliveryTrace}) and sends that trace's {@code traceparent}.
  */
 @Component
 class SinkClient {
@@ -26,37 +33,62 @@ class SinkClient {
     record Result(boolean accepted, String error) {
     }
 
-    private final HttpClient http;
-    private final OutboxProperties.Sinks settings;
+    private final RestClient http;
+    private final DeliveryTrace trace;
 
-    SinkClient(OutboxProperties properties) {
-        this.settings = properties.sinks();
+    SinkClient(OutboxProperties properties, RestClient.Builder builder, DeliveryTrace trace) {
+        OutboxProperties.Sinks settings = properties.sinks();
+        this.trace = trace;
         // HTTP/1.1: the JDK client would otherwise try an h2c upgrade on plain http.
-        this.http = HttpClient.newBuilder()
+        JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+                .build());
+        factory.setReadTimeout(settings.readTimeout());
+        this.http = builder.clone().requestFactory(factory).build();
     }
 
-    Result post(URI url, String idempotencyKey, String jsonBody) throws InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(url)
-                .timeout(settings.readTimeout())
-                .header("Content-Type", "application/json")
-                .header(IDEMPOTENCY_KEY, idempotencyKey)
-                .POST(HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8))
-                .build();
+    /** {@code signature}: the {@code Payments-Signature} value, or null for a sink without a secret. */
+    Result post(URI url, String idempotencyKey, String jsonBody, String signature, String traceParent)
+            throws InterruptedException {
+        return trace.continuing(traceParent, "sink", () -> send(url, idempotencyKey, jsonBody, signature));
+    }
+
+    private Result send(URI url, String idempotencyKey, String jsonBody, String signature)
+            throws InterruptedException {
         try {
-            int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            int status = http.post().uri(url)
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .header(IDEMPOTENCY_KEY, idempotencyKey)
+                    .headers(h -> {
+                        if (signature != null) {
+                            h.set(SinkSignature.HEADER, signature);
+                        }
+                    })
+                    .body(jsonBody.getBytes(StandardCharsets.UTF_8))
+                    .exchange((request, response) -> response.getStatusCode().value(), true);
             return status >= 200 && status < 300 ? new Result(true, null) : new Result(false, "HTTP " + status);
-        } catch (HttpConnectTimeoutException e) {
-            return new Result(false, "connect timeout");
-        } catch (HttpTimeoutException e) {
-            return new Result(false, "read timeout");
-        } catch (ConnectException e) {
-            return new Result(false, "connection refused");
-        } catch (IOException e) {
+        } catch (ResourceAccessException e) {
+            if (Thread.currentThread().isInterrupted()) { // the request factory turns an interrupt into an I/O error
+                throw new InterruptedException("sink call interrupted");
+            }
+            return new Result(false, describe(e.getCause()));
+        } catch (RestClientException e) {
             return new Result(false, "I/O error: " + e.getClass().getSimpleName());
         }
+    }
+
+    private static String describe(Throwable cause) {
+        if (cause instanceof HttpConnectTimeoutException) {
+            return "connect timeout";
+        }
+        if (cause instanceof HttpTimeoutException) {
+            return "read timeout";
+        }
+        if (cause instanceof ConnectException) {
+            return "connection refused";
+        }
+        return "I/O error: " + (cause instanceof IOException ? cause.getClass().getSimpleName() : "unknown");
     }
 }

@@ -23,21 +23,35 @@ class SinkRoutes {
     private static final Logger log = LoggerFactory.getLogger(SinkRoutes.class);
 
     static final List<String> NOTIFY_KINDS = List.of("renewal_notice", "payment_failed_notice",
-            "subscription_ended_notice", "async_payment_failed_notice", "dispute_opened");
+            "subscription_ended_notice", "async_payment_failed_notice", "dispute_opened", "refund_failed",
+            "duplicate_charge");
     static final List<String> CONVERSION_KINDS = List.of("conversion");
     static final List<String> FULFILMENT_KINDS = List.of("order_paid");
 
+    /** Every known kind and the sink it goes to, configured or not: ordering is kept per sink. */
+    private static final Map<String, String> SINK_BY_KIND = new LinkedHashMap<>();
+
+    static {
+        NOTIFY_KINDS.forEach(kind -> SINK_BY_KIND.put(kind, "notify"));
+        CONVERSION_KINDS.forEach(kind -> SINK_BY_KIND.put(kind, "conversion"));
+        FULFILMENT_KINDS.forEach(kind -> SINK_BY_KIND.put(kind, "fulfilment"));
+    }
+
     private final Map<String, URI> urlByKind = new LinkedHashMap<>();
+    private final Map<String, String> secretByKind = new LinkedHashMap<>();
     private final List<String> unconfiguredVariables = new ArrayList<>();
 
     SinkRoutes(OutboxProperties properties) {
         OutboxProperties.Sinks sinks = properties.sinks();
-        route(sinks.notifyUrl(), "NOTIFY_SINK_URL", NOTIFY_KINDS);
-        route(sinks.conversionUrl(), "CONVERSION_SINK_URL", CONVERSION_KINDS);
-        route(sinks.fulfilmentUrl(), "FULFILMENT_SINK_URL", FULFILMENT_KINDS);
+        route(sinks.notifyUrl(), sinks.notifySecret(), "NOTIFY_SINK_URL", NOTIFY_KINDS);
+        route(sinks.conversionUrl(), sinks.conversionSecret(), "CONVERSION_SINK_URL", CONVERSION_KINDS);
+        route(sinks.fulfilmentUrl(), sinks.fulfilmentSecret(), "FULFILMENT_SINK_URL", FULFILMENT_KINDS);
     }
 
-    private void route(String url, String variable, List<String> kinds) {
+    private void route(String url, String secret, String variable, List<String> kinds) {
+        if (secret != null && !secret.isBlank()) {
+            kinds.forEach(kind -> secretByKind.put(kind, secret));
+        }
         if (url == null || url.isBlank()) {
             unconfiguredVariables.add(variable);
             log.warn("{} is not set: outbox rows of kinds {} stay pending until it is", variable, kinds);
@@ -62,6 +76,16 @@ class SinkRoutes {
 
     Optional<URI> urlFor(String kind) {
         return Optional.ofNullable(urlByKind.get(kind));
+    }
+
+    /** The secret that signs deliveries of this kind ({@code Payments-Signature}); empty: unsigned. */
+    Optional<String> secretFor(String kind) {
+        return Optional.ofNullable(secretByKind.get(kind));
+    }
+
+    /** Every known kind with its sink's name (notify, conversion, fulfilment), configured or not. */
+    static Map<String, String> sinkByKind() {
+        return SINK_BY_KIND;
     }
 
     List<String> unconfiguredVariables() {

@@ -7,12 +7,14 @@ import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.jobs.Backoff;
 import com.acme.payments.common.jobs.DatabaseGauges;
 import com.acme.payments.common.jobs.JobMetrics;
+import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
 import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.jobs.SweepLoop.Outcome;
@@ -27,12 +29,12 @@ import io.micrometer.core.instrument.Tags;
  * never starve newer receipts out of the batch. Receipts that still match no order stay open.
  */
 @Component
-class InboxReplayer {
+class InboxReplayer implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(InboxReplayer.class);
 
     private final InboxStore inbox;
-    private final PaymentUpdates updates;
+    private final PaymentUpdateApplier updates;
     private final PspClient psp;
     private final ReplayProperties properties;
     private final Shutdown shutdown;
@@ -40,7 +42,7 @@ class InboxReplayer {
     private final JobMetrics metrics;
     private final Backoff backoff;
 
-    InboxReplayer(InboxStore inbox, PaymentUpdates updates, PspClient psp, ReplayProperties properties,
+    InboxReplayer(InboxStore inbox, PaymentUpdateApplier updates, PspClient psp, ReplayProperties properties,
             Shutdown shutdown, Clock clock, MeterRegistry registry, DatabaseGauges gauges) {
         this.inbox = inbox;
         this.updates = updates;
@@ -50,13 +52,15 @@ class InboxReplayer {
         this.clock = clock;
         this.metrics = new JobMetrics(registry, "inbox-replay");
         this.backoff = new Backoff(clock, properties.interval(), Duration.ofMinutes(15));
-        gauges.register("payments.inbox.unprocessed", "PSP webhook receipts not applied yet", null, Tags.empty(),
-                () -> inbox.unprocessedStats()[0]);
-        gauges.register("payments.inbox.unprocessed.oldest.age", "Age of the oldest unprocessed receipt", "seconds",
-                Tags.empty(), () -> inbox.unprocessedStats()[1]);
+        gauges.registerOpen("payments.inbox.unprocessed", Tags.empty(), "PSP webhook receipts not applied yet",
+                "Age of the oldest unprocessed receipt", inbox::unprocessedRows);
     }
 
-    @Scheduled(fixedDelayString = "${payments.replay.interval:1m}", initialDelayString = "${payments.replay.initial-delay:30s}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this::scheduled);
+    }
+
     void scheduled() {
         if (!properties.enabled() || backoff.paused() || shutdown.stopping()) {
             return;

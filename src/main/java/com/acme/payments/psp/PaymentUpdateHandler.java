@@ -7,7 +7,10 @@ package com.acme.payments.psp;
  */
 public interface PaymentUpdateHandler {
 
-    /** Whether this handler owns payments of this kind (by {@code paymentType}). */
+    /**
+     * Whether this handler may own payments of this kind (by {@code paymentType}). Several may: the first
+     * whose {@link #apply} matches a record of its own decides; {@link Applied#UNMATCHED} passes it on.
+     */
     boolean handles(PspPayment payment);
 
     Applied apply(PspPayment payment);
@@ -20,6 +23,8 @@ public interface PaymentUpdateHandler {
         /** The state moves nothing (a non-final state). */
         NO_CHANGE,
         /** No attempt or order knows this payment yet: keep the receipt open for the replay job. */
-        UNMATCHED
+        UNMATCHED,
+        /** A COMPLETED payment that is not the order's booked one: money moved twice, recorded as such. */
+        DUPLICATE_CHARGE
     }
 }

@@ -9,13 +9,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
 
@@ -37,22 +40,37 @@ public class PspClient {
 
     private final RestClient rest;
     private final JsonMapper json;
+    private final String webhookUrl;
 
     PspClient(PspProperties properties, RestClient.Builder builder, JsonMapper json) {
         this.json = json;
+        this.webhookUrl = properties.webhookUrl();
+        // keep-alive connections are pooled by the one client; its few executor threads only move bytes
         HttpClient http = HttpClient.newBuilder()
                 .connectTimeout(properties.connectTimeout())
                 .version(HttpClient.Version.HTTP_1_1)
+                .executor(Executors.newFixedThreadPool(2, daemonThreads("psp-http-")))
                 .build();
-        JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(http);
-        factory.setReadTimeout(properties.readTimeout());
         this.rest = builder.clone()
-                .requestFactory(factory)
+                .requestFactory(new PspHttpRequestFactory(http, properties.readTimeout(), MAX_BODY, deadlines()))
                 .baseUrl(properties.apiUrl())
                 .defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + properties.apiKey())
                 .defaultHeader(HttpHeaders.USER_AGENT, properties.userAgent())
                 .defaultHeader(HttpHeaders.ACCEPT, MediaType.APPLICATION_JSON_VALUE)
                 .build();
+    }
+
+    /** One timer thread ends answers whose body has not arrived by the read timeout. */
+    private static ScheduledExecutorService deadlines() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemonThreads("psp-http-deadline-"));
+        timer.setRemoveOnCancelPolicy(true); // a completed answer's expiry leaves the queue at once
+        return timer;
+    }
+
+    private static CustomizableThreadFactory daemonThreads(String prefix) {
+        CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
+        threads.setDaemon(true);
+        return threads;
     }
 
     /** POST /api/v1/payments. Never retried here: a second POST would be a second payment. */
@@ -63,7 +81,7 @@ public class PspClient {
         body.put("currency", request.currency());
         body.put("referenceId", request.referenceId());
         putIfPresent(body, "returnUrl", request.returnUrl());
-        putIfPresent(body, "webhookUrl", request.webhookUrl());
+        body.put("webhookUrl", webhookUrl);
         putIfPresent(body, "parentPaymentId", request.parentPaymentId());
         if (request.customer() != null) {
             Map<String, Object> customer = new LinkedHashMap<>();

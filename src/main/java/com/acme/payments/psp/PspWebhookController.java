@@ -10,6 +10,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.acme.payments.common.security.Public;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.common.web.Problems;
 
@@ -26,11 +27,11 @@ class PspWebhookController {
     private static final Logger log = LoggerFactory.getLogger(PspWebhookController.class);
 
     private final PspSignature signature;
-    private final PaymentUpdates updates;
+    private final PaymentUpdateApplier updates;
     private final JsonMapper json;
     private final PspWebhookMetrics metrics;
 
-    PspWebhookController(PspSignature signature, PaymentUpdates updates, JsonMapper json, PspWebhookMetrics metrics) {
+    PspWebhookController(PspSignature signature, PaymentUpdateApplier updates, JsonMapper json, PspWebhookMetrics metrics) {
         this.signature = signature;
         this.updates = updates;
         this.json = json;
@@ -38,6 +39,7 @@ class PspWebhookController {
     }
 
     @PostMapping("/webhooks/psp")
+    @Public("the Signature header: an HMAC of the raw body with the PSP signing key")
     Map<String, String> receive(@RequestBody(required = false) byte[] body,
             @RequestHeader(name = "Signature", required = false) String signatureHeader) {
         if (!signature.verify(body, signatureHeader)) {
@@ -54,6 +56,7 @@ class PspWebhookController {
         }
         WebhookOutcome outcome = updates.receive(payment);
         metrics.outcome(outcome.value());
+        log.info("psp webhook paymentId={} state={} outcome={}", payment.id(), payment.state(), outcome.value());
         return Map.of("status", outcome.value());
     }
 

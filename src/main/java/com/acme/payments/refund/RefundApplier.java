@@ -1,5 +1,7 @@
 package com.acme.payments.refund;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 import org.slf4j.Logger;
@@ -7,11 +9,19 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.common.jobs.SweepLoop.Outcome;
+import com.acme.payments.order.OrderStore;
+import com.acme.payments.outbox.OutboxEntry;
+import com.acme.payments.outbox.OutboxStore;
+import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PspPayment;
 
 /**
- * Settles a refund from what the PSP says about its REFUND payment. A refund the PSP accepted (any
- * non-failed state) is DONE; DECLINED/CANCELLED is a confirmed failure and gives the reservation back.
+ * Settles a refund from what the PSP says about its REFUND payment, in one transaction. An open refund
+ * the PSP accepted (any non-failed state) is DONE with that {@code pspState}; DECLINED/CANCELLED is a
+ * confirmed failure and gives the reservation back. A DONE refund the PSP declines later becomes FAILED
+ * — the reservation released by the same conditional UPDATE's row, so once — with a
+ * {@code refund_failed} effect. An abandoned refund the PSP made after all is DONE again.
  */
 @Component
 class RefundApplier {
@@ -20,48 +30,104 @@ class RefundApplier {
 
     private final RefundStore refunds;
     private final RefundMetrics metrics;
+    private final OrderStore orders;
+    private final OutboxStore outbox;
 
-    RefundApplier(RefundStore refunds, RefundMetrics metrics) {
+    RefundApplier(RefundStore refunds, RefundMetrics metrics, OrderStore orders, OutboxStore outbox) {
         this.refunds = refunds;
         this.metrics = metrics;
+        this.orders = orders;
+        this.outbox = outbox;
     }
 
-    /** True when this call settled the refund; false when it was settled already. */
+    /** True when this call changed the refund (settled it, failed a DONE one, or revived an abandoned one). */
     @Transactional
     boolean settle(Refund refund, PspPayment payment) {
-        boolean failed = payment.paymentState().isFailure();
+        PaymentState state = payment.paymentState();
+        boolean failed = state.isFailure();
         Optional<Refund> settled = refunds.settle(refund.id(), failed ? RefundState.FAILED : RefundState.DONE,
-                payment.id(), payment.errorCode(), payment.errorMessage());
-        if (settled.isEmpty()) {
-            Refund current = refunds.find(refund.id()).orElseThrow();
-            if (failed && current.state() == RefundState.DONE) {
-                log.error("refund referenceId={} is DONE but the PSP now reports {}: needs an operator",
-                        refund.referenceId(), payment.state());
-            }
-            return false;
+                payment.id(), payment.state(), payment.errorCode(), payment.errorMessage());
+        if (settled.isPresent()) {
+            metrics.settled(failed ? "failed" : "done");
+            log.info("refund settled referenceId={} state={} pspState={} payment={}", refund.referenceId(),
+                    settled.get().state(), payment.state(), payment.id());
+            return true;
         }
-        metrics.settled(failed ? "failed" : "done");
-        log.info("refund settled referenceId={} state={} payment={}", refund.referenceId(), settled.get().state(),
-                payment.id());
+        return failed ? failLate(refund, payment) : trackAccepted(refund, payment);
+    }
+
+    private boolean failLate(Refund refund, PspPayment payment) {
+        Optional<Refund> failed = refunds.failDone(refund.id(), payment.id(), payment.state(), payment.errorCode(),
+                payment.errorMessage());
+        if (failed.isEmpty()) {
+            return false; // FAILED already: nothing is released twice
+        }
+        outbox.enqueue(refundFailed(failed.get()));
+        metrics.settled("reversed");
+        log.error("refund referenceId={} was DONE, the PSP now reports {}: FAILED, reservation released",
+                refund.referenceId(), payment.state());
         return true;
     }
 
-    /** The sweep's settle: writes nothing once another instance holds the lease. Empty when fenced. */
-    @Transactional
-    Optional<Boolean> settleUnderLease(Refund refund, PspPayment payment) {
-        if (!refunds.holdLease(refund.id(), refund.leaseVersion())) {
-            return Optional.empty();
+    private boolean trackAccepted(Refund refund, PspPayment payment) {
+        if (refunds.trackPspState(refund.id(), payment.id(), payment.state())) {
+            return true;
         }
-        return Optional.of(settle(refund, payment));
+        Refund current = refunds.find(refund.id()).orElseThrow();
+        if (!current.abandoned()) {
+            return false;
+        }
+        if (refunds.reviveAbandoned(refund.id(), payment.id(), payment.state()).isPresent()) {
+            metrics.settled("revived");
+            log.error("refund referenceId={} was abandoned but the PSP made it ({}): DONE again, reserved again",
+                    refund.referenceId(), payment.state());
+            return true;
+        }
+        log.error("refund referenceId={} was abandoned but the PSP made it ({}) and the remainder no longer holds it:"
+                + " over-refunded, needs an operator", refund.referenceId(), payment.state());
+        return false;
+    }
+
+    /** The sweep's settle: writes nothing once another instance holds the lease ({@code FENCED}). */
+    @Transactional
+    Outcome settleUnderLease(Refund refund, PspPayment payment) {
+        if (!refunds.holdLease(refund.id(), refund.leaseVersion())) {
+            return Outcome.FENCED;
+        }
+        settle(refund, payment);
+        return Outcome.RESOLVED;
+    }
+
+    /** UNKNOWN → FAILED (abandoned) with the reservation released, in one transaction. */
+    @Transactional
+    Optional<Refund> abandon(String referenceId, String actor, String reason) {
+        Optional<Refund> abandoned = refunds.abandon(referenceId, actor, reason);
+        abandoned.ifPresent(r -> metrics.settled("abandoned"));
+        return abandoned;
     }
 
     /** A confirmed 4xx to our create call: nothing was created, the reservation goes back. */
     @Transactional
     boolean reject(Refund refund, String errorCode, String errorMessage) {
-        boolean settled = refunds.settle(refund.id(), RefundState.FAILED, null, errorCode, errorMessage).isPresent();
+        boolean settled = refunds.settle(refund.id(), RefundState.FAILED, null, null, errorCode, errorMessage)
+                .isPresent();
         if (settled) {
             metrics.settled("rejected");
         }
         return settled;
+    }
+
+    private OutboxEntry refundFailed(Refund refund) {
+        String orderRef = orders.findById(refund.orderId()).orElseThrow().orderRef();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("kind", "refund_failed");
+        body.put("orderRef", orderRef);
+        body.put("refundKey", refund.refundKey());
+        body.put("referenceId", refund.referenceId());
+        body.put("amount", refund.amount().toPlainString());
+        body.put("currency", refund.currency());
+        body.put("errorCode", refund.errorCode());
+        String source = refund.pspPaymentId() != null ? refund.pspPaymentId() : refund.referenceId();
+        return new OutboxEntry("refund_failed", "order", orderRef, source, body);
     }
 }

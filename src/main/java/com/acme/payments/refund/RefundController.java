@@ -15,6 +15,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.audit.OperatorActionStore;
+import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
@@ -33,8 +36,11 @@ class RefundController {
     private final RefundOrchestrator orchestrator;
     private final RefundStore refunds;
     private final JsonBodies bodies;
+    private final OperatorActionStore actions;
 
-    RefundController(OrderLookup orders, RefundOrchestrator orchestrator, RefundStore refunds, JsonBodies bodies) {
+    RefundController(OrderLookup orders, RefundOrchestrator orchestrator, RefundStore refunds, JsonBodies bodies,
+            OperatorActionStore actions) {
+        this.actions = actions;
         this.orders = orders;
         this.orchestrator = orchestrator;
         this.refunds = refunds;
@@ -43,7 +49,7 @@ class RefundController {
 
     @PostMapping("/api/orders/{orderRef}/refunds")
     @Allow(Role.ADMIN)
-    ResponseEntity<Map<String, Object>> refund(@PathVariable String orderRef,
+    ResponseEntity<Map<String, Object>> refund(@PathVariable String orderRef, Caller caller,
             @RequestHeader(name = "Idempotency-Key", required = false) String refundKey,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = RefundRequest.class)))
             @RequestBody(required = false) byte[] body) {
@@ -54,7 +60,9 @@ class RefundController {
                     "a refund key of 1-" + MAX_KEY + " printable ASCII characters is required");
         }
         RefundRequest request = bodies.read(body, RefundRequest.class, false);
-        RefundOrchestrator.Answer answer = orchestrator.refund(order, refundKey, request.amount(), request.currency());
+        actions.record(caller.actor(), "refund", "order:" + orderRef + "/refund:" + refundKey, request.reason());
+        RefundOrchestrator.Answer answer = orchestrator.refund(order, refundKey, request.amount(), request.currency(),
+                caller.actor(), request.reason());
         return ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK).body(view(answer.refund()));
     }
 
@@ -63,6 +71,19 @@ class RefundController {
     List<Map<String, Object>> list(@PathVariable String orderRef) {
         Order order = orders.require(orderRef);
         return refunds.forOrder(order.id()).stream().map(RefundController::view).toList();
+    }
+
+    @PostMapping("/api/admin/refunds/{referenceId}/abandon")
+    @Allow(Role.ADMIN)
+    Map<String, Object> abandon(@PathVariable String referenceId, Caller caller,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
+            @RequestBody(required = false) byte[] body) {
+        if (referenceId.length() > 255 || refunds.findByReference(referenceId).isEmpty()) {
+            throw new Problems.NotFound("Refund");
+        }
+        OperatorNote note = bodies.read(body, OperatorNote.class, true);
+        actions.record(caller.actor(), "abandon", "refund:" + referenceId, note.reason());
+        return view(orchestrator.abandon(referenceId, caller.actor(), note.reason()));
     }
 
     static Map<String, Object> view(Refund refund) {
@@ -74,6 +95,11 @@ class RefundController {
         view.put("currency", refund.currency());
         view.put("pspPaymentId", refund.pspPaymentId());
         view.put("errorCode", refund.errorCode());
+        view.put("pspState", refund.pspState());
+        view.put("requestedBy", refund.requestedBy());
+        if (refund.abandonedBy() != null) {
+            view.put("abandonedBy", refund.abandonedBy());
+        }
         view.put("createdAt", refund.createdAt().toString());
         return view;
     }

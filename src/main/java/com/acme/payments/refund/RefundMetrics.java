@@ -1,11 +1,16 @@
 package com.acme.payments.refund;
 
 import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
+
+import com.acme.payments.common.jobs.Schedules;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -14,26 +19,41 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * {@code payments.refunds} (counter by outcome: done, failed, rejected, unknown) and
  * {@code payments.refunds.reserved} (gauge by currency: amount reserved by refunds not yet settled),
- * refreshed every 15 s from the database so every instance reports the same figure.
+ * re-read from the database every {@code payments.refunds.gauge-refresh} (15 s) so every instance reports
+ * the same figure.
  */
 @Component
-class RefundMetrics {
+class RefundMetrics implements SchedulingConfigurer {
+
+    private static final Duration FIRST_REFRESH = Duration.ofSeconds(5);
 
     private final MeterRegistry registry;
     private final RefundStore refunds;
+    private final Duration refresh;
     private final Map<String, BigDecimal> reserved = new ConcurrentHashMap<>();
 
-    RefundMetrics(MeterRegistry registry, RefundStore refunds) {
+    RefundMetrics(MeterRegistry registry, RefundStore refunds, RefundProperties properties) {
         this.registry = registry;
         this.refunds = refunds;
+        this.refresh = properties.gaugeRefresh();
+        // at zero from the start, so dashboards and rate() see every outcome before its first event
+        List.of("done", "failed", "rejected", "unknown", "abandoned", "reversed", "revived").forEach(this::counter);
+    }
+
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        Schedules.fixedDelay(registrar, refresh, FIRST_REFRESH, this::refreshReserved);
     }
 
     void settled(String outcome) {
-        Counter.builder("payments.refunds").description("Refund settlements by outcome").tag("outcome", outcome)
-                .register(registry).increment();
+        counter(outcome).increment();
     }
 
-    @Scheduled(fixedDelayString = "${payments.refunds.gauge-refresh:15s}", initialDelayString = "5s")
+    private Counter counter(String outcome) {
+        return Counter.builder("payments.refunds").description("Refund settlements by outcome").tag("outcome", outcome)
+                .register(registry);
+    }
+
     void refreshReserved() {
         Map<String, BigDecimal> now = refunds.reservedByCurrency();
         reserved.replaceAll((currency, amount) -> BigDecimal.ZERO);

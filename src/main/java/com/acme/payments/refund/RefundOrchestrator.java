@@ -9,8 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.checkout.CheckoutProperties;
 import com.acme.payments.common.jobs.SweepLoop;
+import com.acme.payments.common.jobs.Unclassified;
 import com.acme.payments.common.money.Amounts;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
@@ -31,29 +31,30 @@ import com.acme.payments.refund.RefundStore.Claim;
 class RefundOrchestrator {
 
     private static final Logger log = LoggerFactory.getLogger(RefundOrchestrator.class);
-    private static final Duration RETRY_AFTER = Duration.ofSeconds(10);
 
     private final RefundStore refunds;
     private final RefundApplier applier;
     private final PspClient psp;
-    private final CheckoutProperties checkout;
+    private final RefundProperties properties;
     private final RefundMetrics metrics;
 
-    RefundOrchestrator(RefundStore refunds, RefundApplier applier, PspClient psp, CheckoutProperties checkout,
+    RefundOrchestrator(RefundStore refunds, RefundApplier applier, PspClient psp, RefundProperties properties,
             RefundMetrics metrics) {
         this.refunds = refunds;
         this.applier = applier;
         this.psp = psp;
-        this.checkout = checkout;
+        this.properties = properties;
         this.metrics = metrics;
     }
 
-    Answer refund(Order order, String refundKey, BigDecimal amount, String currency) {
+    /** The currency is checked again under the order lock in the claim: this read may predate PAID. */
+    Answer refund(Order order, String refundKey, BigDecimal amount, String currency, String actor, String reason) {
         Amounts.Checked money = Amounts.check(amount, currency);
         if (order.paidCurrency() != null && !order.paidCurrency().equals(money.currency())) {
             throw Problems.ValidationFailed.of("currency", "must be the order's paid currency " + order.paidCurrency());
         }
-        Claim claim = refunds.claim(order.id(), refundKey, money.amount(), money.currency(), newReference());
+        Claim claim = refunds.claim(order.id(), refundKey, money.amount(), money.currency(), newReference(), actor,
+                reason);
         if (!claim.owner()) {
             return new Answer(settledOrResolved(claim.refund()), false);
         }
@@ -65,7 +66,7 @@ class RefundOrchestrator {
         PspPayment payment;
         try {
             payment = psp.create(CreatePayment.refund(refund.amount(), refund.currency(), refund.referenceId(),
-                    checkout.webhookUrl(), order.pspPaymentId()));
+                    order.pspPaymentId()));
         } catch (PspRejected rejected) {
             applier.reject(refund, rejected.errorCode(), rejected.getMessage());
             return current(refund);
@@ -95,7 +96,7 @@ class RefundOrchestrator {
         resolve(refund);
         Refund now = current(refund);
         if (now.state().isOpen()) {
-            throw new RefundOutcomeUnknown(now.referenceId(), RETRY_AFTER);
+            throw new RefundOutcomeUnknown(now.referenceId(), properties.retryAfter());
         }
         return now;
     }
@@ -126,11 +127,50 @@ class RefundOrchestrator {
         PspPayment payment = found.stream().filter(p -> !p.paymentState().isFailure()).findFirst()
                 .orElse(found.get(0));
         if (underLease) {
-            return applier.settleUnderLease(refund, payment).isPresent() ? SweepLoop.Outcome.RESOLVED
-                    : SweepLoop.Outcome.FENCED;
+            return applier.settleUnderLease(refund, payment);
         }
         applier.settle(refund, payment);
         return SweepLoop.Outcome.RESOLVED;
+    }
+
+    /**
+     * The operator's exit for an UNKNOWN refund: the PSP is asked once more by our reference; only if it
+     * still knows nothing is the refund closed FAILED (abandoned) and its reservation released, which
+     * unblocks the order's later refunds. If the PSP shows it now, it settles by that truth: 409.
+     */
+    Refund abandon(String referenceId, String actor, String reason) {
+        Refund refund = refunds.findByReference(referenceId).orElseThrow(() -> new Problems.NotFound("Refund"));
+        if (refund.state() != RefundState.UNKNOWN) {
+            throw new RefundProblems.RefundNotOpen(referenceId, refund.state().name());
+        }
+        SweepLoop.Outcome asked = resolve(refund, false);
+        if (asked == SweepLoop.Outcome.UNREACHABLE) {
+            throw new RefundOutcomeUnknown(referenceId, properties.retryAfter());
+        }
+        if (asked != SweepLoop.Outcome.STILL_UNKNOWN) {
+            throw new RefundProblems.RefundNotOpen(referenceId, current(refund).state().name());
+        }
+        Refund abandoned = applier.abandon(referenceId, actor, reason)
+                .orElseThrow(() -> new RefundProblems.RefundNotOpen(referenceId, current(refund).state().name()));
+        log.warn("refund referenceId={} abandoned by {} reason={}", referenceId, actor, reason);
+        return abandoned;
+    }
+
+    /**
+     * The straggler poll of a DONE refund whose PSP state is not final: read the REFUND payment now and
+     * apply it (a late DECLINED fails it and releases its amount).
+     *
+     * @throws PaymentOutcomeUnknown when the PSP cannot be read
+     */
+    SweepLoop.Outcome pollAccepted(Refund refund) {
+        if (refund.pspPaymentId() == null) {
+            return resolve(refund, false);
+        }
+        java.util.Optional<PspPayment> payment = psp.get(refund.pspPaymentId());
+        if (payment.isEmpty()) {
+            return SweepLoop.Outcome.STILL_UNKNOWN;
+        }
+        return applier.settle(refund, payment.get()) ? SweepLoop.Outcome.RESOLVED : SweepLoop.Outcome.STILL_UNKNOWN;
     }
 
     private Refund current(Refund refund) {
@@ -138,11 +178,7 @@ class RefundOrchestrator {
     }
 
     private void markUnknownAfter(Refund refund, Throwable cause) {
-        try {
-            refunds.markUnknown(refund.id());
-        } catch (RuntimeException alsoFailed) {
-            cause.addSuppressed(alsoFailed); // the sweep ages IN_FLIGHT into UNKNOWN in any case
-        }
+        Unclassified.markUnknown(refunds, refund.id(), cause);
         log.error("refund referenceId={} ended unclassified, marked UNKNOWN", refund.referenceId(), cause);
     }
 

@@ -49,4 +49,13 @@ final class RefundProblems {
             retryAfter(retryAfter);
         }
     }
+
+    static final class RefundNotOpen extends ApiProblem {
+        RefundNotOpen(String referenceId, String state) {
+            super(HttpStatus.CONFLICT, "refund-not-open", "Refund not open",
+                    "Refund " + referenceId + " is " + state + "; only an UNKNOWN refund the PSP still does not show "
+                            + "can be abandoned.");
+            with("state", state);
+        }
+    }
 }

@@ -3,13 +3,23 @@ package com.acme.payments.refund;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+
+import com.acme.payments.common.jobs.OpenRows;
+import com.acme.payments.common.jobs.Rows;
+import com.acme.payments.common.jobs.SweptTable;
+import com.acme.payments.common.ops.Unresolved;
+import com.acme.payments.order.OrderStore;
 
 import com.acme.payments.refund.RefundProblems.OrderNotRefundable;
 import com.acme.payments.refund.RefundProblems.RefundBlockedByUnknown;
@@ -17,48 +27,85 @@ import com.acme.payments.refund.RefundProblems.RefundExceedsRemainder;
 import com.acme.payments.refund.RefundProblems.RefundKeyReused;
 
 /**
- * Owns {@code psp_refund_attempt} and the refund reservation on {@code orders.refunded_amount}. The claim
+ * Owns {@code psp_refund_attempt}. The refund reservation on {@code orders.refunded_amount} is written
+ * by {@link OrderStore} (the owner of {@code orders}), called inside this Store's transactions. The claim
  * is one committed transaction under the order's row lock; settlement is state-conditional, and only a
  * settlement that moved the row to FAILED gives the reservation back — so it happens exactly once,
  * whoever settles (owner, retry, webhook, sweep).
  */
 @Repository
 @Transactional
-class RefundStore {
+class RefundStore implements SweptTable<Refund> {
 
-    private static final String LOCK_ORDER = "SELECT status FROM orders WHERE id = :orderId FOR UPDATE";
     private static final String BY_KEY = "SELECT * FROM psp_refund_attempt WHERE order_id = :orderId AND refund_key = :key";
     private static final String OTHER_UNKNOWN = """
             SELECT EXISTS (SELECT 1 FROM psp_refund_attempt
                             WHERE order_id = :orderId AND state = 'UNKNOWN' AND refund_key <> :key)
             """;
     private static final String INSERT = """
-            INSERT INTO psp_refund_attempt (order_id, refund_key, reference_id, amount, currency, state)
-            VALUES (:orderId, :key, :referenceId, :amount, :currency, 'IN_FLIGHT')
+            INSERT INTO psp_refund_attempt (order_id, refund_key, reference_id, amount, currency, state, requested_by,
+                                            reason)
+            VALUES (:orderId, :key, :referenceId, :amount, :currency, 'IN_FLIGHT', :actor, :reason)
             RETURNING *
-            """;
-    /** Self-serialising: two reservations can never together exceed what was paid. */
-    private static final String RESERVE = """
-            UPDATE orders SET refunded_amount = refunded_amount + :amount, updated_at = now()
-             WHERE id = :orderId AND status = 'PAID' AND refunded_amount + :amount <= paid_amount
-            """;
-    private static final String RELEASE = """
-            UPDATE orders SET refunded_amount = refunded_amount - :amount, updated_at = now()
-             WHERE id = :orderId AND refunded_amount >= :amount
             """;
     private static final String SETTLE = """
             UPDATE psp_refund_attempt
-               SET state = :state, psp_payment_id = coalesce(psp_payment_id, :paymentId),
+               SET state = :state, psp_payment_id = coalesce(psp_payment_id, :paymentId), psp_state = :pspState,
                    error_code = :errorCode, error_message = :errorMessage, updated_at = now()
              WHERE id = :id AND state IN ('IN_FLIGHT', 'UNKNOWN')
             RETURNING *
             """;
+    /** The PSP declined a refund it had accepted: DONE → FAILED once; the caller releases the reservation. */
+    private static final String FAIL_DONE = """
+            UPDATE psp_refund_attempt
+               SET state = 'FAILED', psp_payment_id = coalesce(psp_payment_id, :paymentId), psp_state = :pspState,
+                   error_code = :errorCode, error_message = :errorMessage, updated_at = now()
+             WHERE id = :id AND state = 'DONE'
+            RETURNING *
+            """;
+    /** A DONE refund's PSP state moved on without failing (PENDING → COMPLETED). */
+    private static final String TRACK_PSP_STATE = """
+            UPDATE psp_refund_attempt
+               SET psp_state = :pspState, psp_payment_id = coalesce(psp_payment_id, :paymentId), updated_at = now()
+             WHERE id = :id AND state = 'DONE' AND psp_state IS DISTINCT FROM :pspState
+            """;
+    /** An operator closes an UNKNOWN refund the PSP confirmed it never saw; the caller releases. */
+    private static final String ABANDON = """
+            UPDATE psp_refund_attempt
+               SET state = 'FAILED', error_code = 'abandoned', error_message = 'abandoned by an operator at ' || now(),
+                   abandoned_by = :actor, abandoned_at = now(), reason = coalesce(:reason, reason), updated_at = now()
+             WHERE reference_id = :referenceId AND state = 'UNKNOWN'
+            RETURNING *
+            """;
+    /**
+     * The PSP did make a refund an operator abandoned: it is DONE after all, and books again (the
+     * caller re-reserves; the money has left either way).
+     */
+    private static final String REVIVE_ABANDONED = """
+            UPDATE psp_refund_attempt
+               SET state = 'DONE', psp_payment_id = coalesce(psp_payment_id, :paymentId), psp_state = :pspState,
+                   error_code = NULL, error_message = NULL, updated_at = now()
+             WHERE id = :id AND state = 'FAILED' AND error_code = 'abandoned'
+            RETURNING *
+            """;
+    private static final String UNRESOLVED = """
+            SELECT r.reference_id, o.order_ref, r.state, r.created_at FROM psp_refund_attempt r
+              JOIN orders o ON o.id = r.order_id
+             WHERE r.state IN ('IN_FLIGHT', 'UNKNOWN') ORDER BY r.created_at LIMIT :limit
+            """;
+    /** DONE refunds whose PSP state is not final, leased by last_polled_at (database clock), least recent first. */
+    private static final String CLAIM_NOT_FINAL = """
+            UPDATE psp_refund_attempt SET last_polled_at = now()
+             WHERE id IN (SELECT id FROM psp_refund_attempt
+                           WHERE state = 'DONE'
+                             AND (psp_state IS NULL OR psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED'))
+                             AND updated_at < now() - :graceSeconds * interval '1 second'
+                             AND (last_polled_at IS NULL OR last_polled_at < now() - :graceSeconds * interval '1 second')
+                           ORDER BY last_polled_at NULLS FIRST, updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+            RETURNING *
+            """;
     private static final String MARK_UNKNOWN = """
             UPDATE psp_refund_attempt SET state = 'UNKNOWN', updated_at = now() WHERE id = :id AND state = 'IN_FLIGHT'
-            """;
-    private static final String LINK_PAYMENT = """
-            UPDATE psp_refund_attempt SET psp_payment_id = :paymentId, updated_at = now()
-             WHERE id = :id AND psp_payment_id IS NULL
             """;
     private static final String BY_ID = "SELECT * FROM psp_refund_attempt WHERE id = :id";
     private static final String BY_PAYMENT = "SELECT * FROM psp_refund_attempt WHERE psp_payment_id = :paymentId";
@@ -94,9 +141,13 @@ class RefundStore {
     private static final RowMapper<Refund> ROW = RefundStore::map;
 
     private final JdbcClient jdbc;
+    private final OrderStore orders;
+    private final RefundProperties properties;
 
-    RefundStore(JdbcClient jdbc) {
+    RefundStore(JdbcClient jdbc, OrderStore orders, RefundProperties properties) {
         this.jdbc = jdbc;
+        this.orders = orders;
+        this.properties = properties;
     }
 
     /**
@@ -104,8 +155,10 @@ class RefundStore {
      * this order), replay an existing key, refuse while another refund is UNKNOWN, insert the attempt
      * and reserve the amount. Under the lock the look-up of the key cannot race its insert.
      */
-    Claim claim(long orderId, String key, BigDecimal amount, String currency, String newReference) {
-        String status = jdbc.sql(LOCK_ORDER).param("orderId", orderId).query(String.class).single();
+    Claim claim(long orderId, String key, BigDecimal amount, String currency, String newReference, String actor,
+            String reason) {
+        OrderStore.Locked locked = orders.lockForRefund(orderId);
+        String status = locked.status();
         Optional<Refund> existing = jdbc.sql(BY_KEY).param("orderId", orderId).param("key", key).query(ROW).optional();
         if (existing.isPresent()) {
             Refund refund = existing.get();
@@ -117,14 +170,18 @@ class RefundStore {
         if (!"PAID".equals(status)) {
             throw new OrderNotRefundable(status);
         }
+        if (!currency.equals(locked.paidCurrency())) { // under the lock: the order read before it was PAID proves nothing
+            throw com.acme.payments.common.web.Problems.ValidationFailed.of("currency",
+                    "must be the order's paid currency " + locked.paidCurrency());
+        }
         if (jdbc.sql(OTHER_UNKNOWN).param("orderId", orderId).param("key", key).query(Boolean.class).single()) {
-            throw new RefundBlockedByUnknown(java.time.Duration.ofSeconds(30));
+            throw new RefundBlockedByUnknown(properties.blockedRetryAfter());
         }
         Refund inserted = jdbc.sql(INSERT).param("orderId", orderId).param("key", key)
                 .param("referenceId", newReference).param("amount", amount).param("currency", currency)
+                .param("actor", actor).param("reason", reason)
                 .query(ROW).single();
-        int reserved = jdbc.sql(RESERVE).param("orderId", orderId).param("amount", amount).update();
-        if (reserved != 1) {
+        if (!orders.reserveRefund(orderId, amount)) {
             throw new RefundExceedsRemainder(); // rolls back the insert with it
         }
         return new Claim(inserted, true);
@@ -134,32 +191,93 @@ class RefundStore {
      * Moves an open refund to DONE or FAILED; a FAILED settlement releases the reservation in the same
      * transaction. Empty when someone else settled it first (then nothing is released twice).
      */
-    Optional<Refund> settle(long id, RefundState outcome, String paymentId, String errorCode, String errorMessage) {
+    Optional<Refund> settle(long id, RefundState outcome, String paymentId, String pspState, String errorCode,
+            String errorMessage) {
         if (outcome.isOpen()) {
             throw new IllegalArgumentException("settle to a final state, not " + outcome);
         }
         Optional<Refund> settled = jdbc.sql(SETTLE).param("id", id).param("state", outcome.name())
-                .param("paymentId", paymentId).param("errorCode", errorCode)
-                .param("errorMessage", errorMessage == null || errorMessage.length() <= 500 ? errorMessage
-                        : errorMessage.substring(0, 500))
+                .param("paymentId", paymentId).param("pspState", pspState).param("errorCode", errorCode)
+                .param("errorMessage", truncate(errorMessage))
                 .query(ROW).optional();
         if (settled.isPresent() && outcome == RefundState.FAILED) {
-            int released = jdbc.sql(RELEASE).param("orderId", settled.get().orderId())
-                    .param("amount", settled.get().amount()).update();
-            if (released != 1) {
-                throw new IllegalStateException("refund " + id + ": reservation to release is missing");
-            }
+            release(settled.get());
         }
         return settled;
     }
 
-    boolean markUnknown(long id) {
-        return jdbc.sql(MARK_UNKNOWN).param("id", id).update() == 1;
+    /** DONE → FAILED on the PSP's later decline, releasing the reservation with it; empty when not DONE. */
+    Optional<Refund> failDone(long id, String paymentId, String pspState, String errorCode, String errorMessage) {
+        Optional<Refund> failed = jdbc.sql(FAIL_DONE).param("id", id).param("paymentId", paymentId)
+                .param("pspState", pspState).param("errorCode", errorCode).param("errorMessage", truncate(errorMessage))
+                .query(ROW).optional();
+        failed.ifPresent(this::release);
+        return failed;
     }
 
-    /** Remembers the PSP's id of a refund whose final state is not known yet. */
-    void linkPayment(long id, String paymentId) {
-        jdbc.sql(LINK_PAYMENT).param("id", id).param("paymentId", paymentId).update();
+    boolean trackPspState(long id, String paymentId, String pspState) {
+        return jdbc.sql(TRACK_PSP_STATE).param("id", id).param("paymentId", paymentId).param("pspState", pspState)
+                .update() == 1;
+    }
+
+    /** UNKNOWN → FAILED (abandoned), releasing the reservation in the same transaction; empty when not UNKNOWN. */
+    Optional<Refund> abandon(String referenceId, String actor, String reason) {
+        Optional<Refund> abandoned = jdbc.sql(ABANDON).param("referenceId", referenceId).param("actor", actor)
+                .param("reason", reason).query(ROW).optional();
+        abandoned.ifPresent(this::release);
+        return abandoned;
+    }
+
+    /**
+     * An abandoned refund the PSP made after all: DONE again, reserved again if the remainder allows.
+     * Empty when it was not abandoned, or when the remainder no longer holds it (then nothing changes and
+     * the caller reports an over-refund).
+     */
+    Optional<Refund> reviveAbandoned(long id, String paymentId, String pspState) {
+        Refund refund = jdbc.sql(BY_ID).param("id", id).query(ROW).single();
+        orders.lockForRefund(refund.orderId());
+        Refund locked = jdbc.sql(BY_ID).param("id", id).query(ROW).single(); // under the order lock: settled money
+        if (!locked.abandoned()) {
+            return Optional.empty();
+        }
+        if (!orders.reserveRefund(locked.orderId(), locked.amount())) {
+            return Optional.empty();
+        }
+        return Optional.of(jdbc.sql(REVIVE_ABANDONED).param("id", id).param("paymentId", paymentId)
+                .param("pspState", pspState).query(ROW).single());
+    }
+
+    private void release(Refund refund) {
+        if (!orders.releaseRefund(refund.orderId(), refund.amount())) {
+            throw new IllegalStateException("refund " + refund.id() + ": reservation to release is missing");
+        }
+    }
+
+    @Transactional(readOnly = true)
+    Optional<Refund> findByReference(String referenceId) {
+        return jdbc.sql(BY_REFERENCE).param("referenceId", referenceId).query(ROW).optional();
+    }
+
+    @Transactional(readOnly = true)
+    List<Unresolved> unresolved(int limit) {
+        return jdbc.sql(UNRESOLVED).param("limit", limit)
+                .query((rs, n) -> new Unresolved("refund", rs.getString("reference_id"),
+                        rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("created_at").toInstant()))
+                .list();
+    }
+
+    List<Refund> claimNotFinal(Duration grace, int limit) {
+        return jdbc.sql(CLAIM_NOT_FINAL).param("graceSeconds", grace.toSeconds()).param("limit", limit).query(ROW)
+                .list();
+    }
+
+    private static String truncate(String message) {
+        return message == null || message.length() <= 500 ? message : message.substring(0, 500);
+    }
+
+    @Override
+    public boolean markUnknown(long id) {
+        return Rows.atMostOne(jdbc.sql(MARK_UNKNOWN).param("id", id).update(), "psp_refund_attempt");
     }
 
     @Transactional(readOnly = true)
@@ -183,30 +301,33 @@ class RefundStore {
     }
 
     @Transactional(readOnly = true)
-    java.util.Map<String, BigDecimal> reservedByCurrency() {
-        java.util.Map<String, BigDecimal> reserved = new java.util.HashMap<>();
+    Map<String, BigDecimal> reservedByCurrency() {
+        Map<String, BigDecimal> reserved = new HashMap<>();
         jdbc.sql(RESERVED_BY_CURRENCY).query((rs, n) -> reserved.put(rs.getString("currency"),
                 rs.getBigDecimal("reserved"))).list();
         return reserved;
     }
 
-    int ageInFlight(java.time.Duration age, int limit) {
+    @Override
+    public int ageInFlight(Duration age, int limit) {
         return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
     }
 
-    List<Refund> claimUnknown(java.time.Duration lease, int limit) {
+    @Override
+    public List<Refund> claimUnknown(Duration lease, int limit) {
         return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit).query(ROW).list();
     }
 
     /** Locks the row if the caller's lease is still current; false when another instance took it over. */
-    @Transactional(propagation = org.springframework.transaction.annotation.Propagation.MANDATORY)
-    boolean holdLease(long id, long version) {
+    @Override
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean holdLease(long id, long version) {
         return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
     }
 
     @Transactional(readOnly = true)
-    double[] unknownStats() {
-        return jdbc.sql(UNKNOWN_STATS).query((rs, n) -> new double[] { rs.getDouble("open"), rs.getDouble("oldest") })
+    OpenRows unknownRows() {
+        return jdbc.sql(UNKNOWN_STATS).query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest")))
                 .single();
     }
 
@@ -215,7 +336,8 @@ class RefundStore {
                 rs.getString("reference_id"), rs.getBigDecimal("amount"), rs.getString("currency"),
                 RefundState.valueOf(rs.getString("state")), rs.getString("psp_payment_id"),
                 rs.getString("error_code"), rs.getString("error_message"), rs.getTimestamp("created_at").toInstant(),
-                rs.getLong("lease_version"));
+                rs.getLong("lease_version"), rs.getString("psp_state"), rs.getString("requested_by"),
+                rs.getString("reason"), rs.getString("abandoned_by"));
     }
 
     record Claim(Refund refund, boolean owner) {

@@ -12,6 +12,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.acme.payments.common.security.Public;
 import com.acme.payments.common.web.StorableText;
 
 import tools.jackson.core.JacksonException;
@@ -55,6 +56,7 @@ class StripeWebhookController {
     }
 
     @PostMapping("/webhooks/stripe")
+    @Public("the Stripe-Signature header: Stripe's HMAC of the timestamp and raw body")
     Map<String, Object> receive(@RequestBody(required = false) byte[] body,
             @RequestHeader(name = "Stripe-Signature", required = false) String signature) {
         if (!properties.webhookConfigured()) {

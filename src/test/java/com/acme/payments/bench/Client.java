@@ -26,6 +26,14 @@ final class Client {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    static HttpResponse<String> get(String url, String... headers) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET();
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     static HttpResponse<String> delete(String url, String... headers) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).DELETE();
         if (headers.length > 0) {

@@ -18,6 +18,9 @@ final class Cpu {
     private Map<String, Long> start;
     private Map<String, Long> postgresStart;
     private long[] machineStart;
+    private Map<String, Long> databaseStart;
+    /** CPU milliseconds of the last window: each named process, "postgres" (all), "database" (our backends). */
+    final Map<String, Double> lastMs = new LinkedHashMap<>();
 
     Cpu(Map<String, Long> pids) {
         this.pids = pids;
@@ -27,6 +30,19 @@ final class Cpu {
         start = snapshot();
         postgresStart = postgres();
         machineStart = machine();
+        databaseStart = ourBackends();
+    }
+
+    /** CPU ms per operation of the last window for one name of {@link #lastMs}. */
+    double msPerOp(String name, long ops) {
+        return ops == 0 ? Double.NaN : lastMs.getOrDefault(name, 0.0) / ops;
+    }
+
+    /** Service JVMs together, ms per operation. */
+    double serviceMsPerOp(long ops) {
+        return ops == 0 ? Double.NaN
+                : lastMs.entrySet().stream().filter(e -> e.getKey().startsWith("instance-"))
+                        .mapToDouble(Map.Entry::getValue).sum() / ops;
     }
 
     /** "instance-a 41% · harness+simulator 30% · postgres 60% · other 12% · idle 57% (of 200%)". */
@@ -34,6 +50,17 @@ final class Cpu {
         Map<String, Long> end = snapshot();
         Map<String, Long> postgresEnd = postgres();
         long[] machineEnd = machine();
+        Map<String, Long> databaseEnd = ourBackends();
+        double msPerTick = 1000.0 / TICKS_PER_SECOND;
+        lastMs.clear();
+        for (String name : end.keySet()) {
+            lastMs.put(name, (end.get(name) - start.getOrDefault(name, 0L)) * msPerTick);
+        }
+        lastMs.put("postgres", postgresEnd.entrySet().stream()
+                .mapToLong(e -> e.getValue() - postgresStart.getOrDefault(e.getKey(), 0L)).sum() * msPerTick);
+        // our database's backends alive at the end (the service pools'); one that started meanwhile counts from 0
+        lastMs.put("database", databaseEnd.entrySet().stream()
+                .mapToLong(e -> e.getValue() - databaseStart.getOrDefault(e.getKey(), 0L)).sum() * msPerTick);
         // per backend: a backend that ended meanwhile is left out, one that started counts from zero
         end.put("postgres", postgresEnd.entrySet().stream()
                 .mapToLong(e -> e.getValue() - postgresStart.getOrDefault(e.getKey(), 0L)).sum());
@@ -52,6 +79,25 @@ final class Cpu {
         out.append(String.format("other %.0f%% · idle %.0f%% (of %d00%%)", Math.max(0, busy - accounted),
                 idle / total * cores * 100, cores));
         return out.toString();
+    }
+
+    private static final long TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+    /** ticks of every backend connected to this run's database, except the one asking. */
+    private static Map<String, Long> ourBackends() {
+        Map<String, Long> ticks = new java.util.HashMap<>();
+        try (java.sql.Connection c = com.acme.payments.support.TestDatabase.connect();
+                java.sql.Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT pid FROM pg_stat_activity"
+                        + " WHERE datname = current_database() AND pid <> pg_backend_pid()")) {
+            while (rs.next()) {
+                String pid = Integer.toString(rs.getInt(1));
+                ticks.put(pid, ticks(Path.of("/proc", pid, "stat")));
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return ticks;
     }
 
     private Map<String, Long> snapshot() throws IOException {

@@ -56,11 +56,14 @@ class ServiceBenchmark {
     private final int clients = Integer.getInteger("bench.clients", 16);
     private final int webhooks = Integer.getInteger("bench.webhooks", 10_000);
     private final int unknowns = Integer.getInteger("bench.sweep", 10_000);
+    private final int ops = Integer.getInteger("bench.ops", 3000);
+    private final int costClients = Integer.getInteger("bench.cost-clients", 8);
     private final int[] history = { Integer.getInteger("bench.history.small", 10_000),
             Integer.getInteger("bench.history.large", 90_000) };
 
     private final StringBuilder report = new StringBuilder();
     private final List<String> summary = new ArrayList<>();
+    private final List<String[]> costs = new ArrayList<>();
     private final AtomicLong sequence = new AtomicLong();
     private String simUrl;
     private ServiceProcess a;
@@ -105,6 +108,7 @@ class ServiceBenchmark {
             Seeder.history("h1_", history[0]);
             line(String.format("heap after GC at start: instance-a %.1f MiB, instance-b %.1f MiB", a.heapAfterGcMiB(),
                     b.heapAfterGcMiB()));
+            line(threadLine("at start"));
 
             // JIT warm-up of both instances, not counted, so the first level is not measured on a cold JVM
             warmUp();
@@ -115,6 +119,7 @@ class ServiceBenchmark {
                 String tag = level == 0 ? "10^4" : "10^5";
                 line("\n== history " + tag + ": rows per table " + Seeder.tableRows() + " ==");
                 boolean profile = level == 1;
+                cost(tag, profile);
                 checkout(tag, List.of(a), profile ? "checkout-1" : null);
                 checkout(tag, List.of(a, b), null);
                 webhooks(tag, List.of(a), profile ? "webhooks-1" : null);
@@ -125,8 +130,10 @@ class ServiceBenchmark {
                 latency(tag);
             }
             poolCheck();
+            probe(props);
             line(String.format("heap after GC at end: instance-a %.1f MiB, instance-b %.1f MiB", a.heapAfterGcMiB(),
                     b.heapAfterGcMiB()));
+            line(threadLine("at end"));
         } finally {
             if (a != null) {
                 a.close();
@@ -147,7 +154,15 @@ class ServiceBenchmark {
             double value = Double.parseDouble(f[1]);
             line(String.format("%-44s %8.0f /s  = %.3f x pgbench  %s", f[0], value, value / tps, f.length > 2 ? f[2] : ""));
         }
-        for (String name : List.of("checkout-1", "webhooks-1", "stripe-1", "sweep-2")) {
+        line(String.format("%n== CPU per operation (after the JIT warm-up; service = the instance JVM(s) that took the load, "
+                + "PostgreSQL = the backends of this run's database, all postgres = every postgres process on the machine) =="));
+        line(String.format("%-36s %-5s %6s %8s %7s %9s %8s %10s %-17s %s", "workload", "rows", "ops", "ops/s", "x pgbench",
+                "svc ms/op", "pg ms/op", "allpg ms/op", "threads A", "load avg"));
+        for (String[] c : costs) {
+            line(String.format("%-36s %-5s %6s %8s %7.3f %9s %8s %10s %-17s %s", c[0], c[1], c[2], c[3],
+                    Double.parseDouble(c[3]) / tps, c[4], c[5], c[6], c[7], c[8]));
+        }
+        for (String name : List.of("checkout-1", "webhooks-1", "stripe-1", "sweep-2", "cost-checkout", "cost-webhook")) {
             Path file = DIR.resolve(name + ".jfr");
             if (Files.exists(file)) {
                 line("\nJFR " + name + " (instance-a): " + JfrSummary.summarize(file));
@@ -158,6 +173,141 @@ class ServiceBenchmark {
         jfr.clear();
     }
 
+    // ---- CPU per operation: one request type at a time, 8 keep-alive clients, instance A only
+
+    private void cost(String tag, boolean profile) throws Exception {
+        String prefix = "cc" + sequence.incrementAndGet() + "_";
+        String[] refs = new String[ops];
+        String[][] hooks = new String[ops][];
+        costRun("GET /actuator/health", tag, null,
+                i -> Client.get(a.url() + "/actuator/health").statusCode() == 200);
+        costRun("POST /api/orders", tag, null, i -> {
+            refs[i] = prefix + i;
+            return Client.post(a.url() + "/api/orders", """
+                    {"orderRef":"%s","amount":"10.00","currency":"EUR","customer":{"referenceId":"c-%s","email":"a@b.test"}}"""
+                    .formatted(refs[i], refs[i]), "Authorization", SHOP).statusCode() == 201;
+        });
+        costRun("GET /api/orders/{ref}", tag, null,
+                i -> Client.get(a.url() + "/api/orders/" + refs[i], "Authorization", SHOP).statusCode() == 200);
+        costRun("POST /api/orders/{ref}/checkout", tag, profile ? "cost-checkout" : null, i -> {
+            HttpResponse<String> r = Client.post(a.url() + "/api/orders/" + refs[i] + "/checkout", "{}", "Authorization", SHOP);
+            if (r.statusCode() != 200) {
+                return false;
+            }
+            JsonNode answer = JSON.readTree(r.body());
+            String redirect = answer.path("redirectUrl").asString();
+            String body = payment(redirect.substring(redirect.lastIndexOf('/') + 1),
+                    answer.path("attempt").path("referenceId").asString());
+            hooks[i] = new String[] { body, sign(body) };
+            return true;
+        });
+        costRun("PSP webhook, applied", tag, profile ? "cost-webhook" : null, i -> hooks[i] != null
+                && Client.post(a.url() + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("applied"));
+        costRun("PSP webhook, duplicate", tag, null, i -> hooks[i] != null
+                && Client.post(a.url() + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("duplicate"));
+    }
+
+    interface Op {
+        boolean run(int i) throws Exception;
+    }
+
+    /** {@code ops} operations by {@code costClients} clients; CPU of instance A and of our database per op. */
+    private void costRun(String workload, String tag, String jfrName, Op op) throws Exception {
+        String label = workload + " @" + tag;
+        AtomicInteger next = new AtomicInteger();
+        long threadsBefore = a.threads();
+        long startedBefore = a.threadsStarted();
+        String load = loadAverage();
+        Load run = new Load(label);
+        begin(label, jfrName);
+        double rate = run.run(costClients, 0, 0, (thread, l) -> {
+            int i = next.getAndIncrement();
+            if (i >= ops) {
+                return false;
+            }
+            if (!op.run(i)) {
+                l.error(workload + " #" + i + " answered unexpectedly");
+            }
+            return true;
+        });
+        String cpuLine = end(jfrName);
+        long threadsAfter = a.threads();
+        long started = a.threadsStarted() - startedBefore; // jcmd's Attach Listener exists since the first call
+        long n = run.done();
+        String row = String.format("%s: %d ops in %.1f s = %.0f/s, errors %d; service %.2f ms/op, PostgreSQL %.2f ms/op "
+                + "(all postgres %.2f); instance-a threads %d -> %d, %d started%n  cpu: %s", label, n, run.seconds, rate,
+                run.errors(), cpu.msPerOp("instance-a", n), cpu.msPerOp("database", n), cpu.msPerOp("postgres", n),
+                threadsBefore, threadsAfter, started, cpuLine);
+        line(row);
+        costs.add(new String[] { workload, tag, Long.toString(n), String.format("%.0f", rate),
+                String.format("%.2f", cpu.msPerOp("instance-a", n)), String.format("%.2f", cpu.msPerOp("database", n)),
+                String.format("%.2f", cpu.msPerOp("postgres", n)),
+                threadsBefore + "->" + threadsAfter + " +" + started, load });
+    }
+
+    private void costRow(String workload, String tag, long n, double rate, double serviceMs, String load, String threads) {
+        costs.add(new String[] { workload, tag, Long.toString(n), String.format("%.0f", rate), String.format("%.2f", serviceMs),
+                String.format("%.2f", cpu.msPerOp("database", n)), String.format("%.2f", cpu.msPerOp("postgres", n)),
+                threads, load });
+    }
+
+    /** Service CPU per op: instance A alone when it took the load alone (B idles), else both. */
+    private double service(List<ServiceProcess> instances, long n) {
+        return instances.size() == 1 ? cpu.msPerOp("instance-a", n) : cpu.serviceMsPerOp(n);
+    }
+
+    // ---- a third instance, jobs at their default intervals: idle CPU, then statements per operation
+
+    private void probe(List<String> props) throws Exception {
+        List<String> probeProps = new ArrayList<>(props.stream().filter(p -> !p.startsWith("payments.sweep.")).toList());
+        probeProps.addAll(Probe.JOBS_AT_DEFAULTS);
+        try (Probe probe = new Probe(ServiceProcess.start("instance-c", DIR, probeProps), DIR.resolve("instance-c.log"))) {
+            probe.instance.awaitHealthy(Duration.ofMinutes(3));
+            Thread.sleep(30_000); // start-up work (JIT, first job runs) settles
+            String load = loadAverage();
+            int idleSeconds = Integer.getInteger("bench.idle-seconds", 30);
+            double idle = probe.idlePercentOfCore(idleSeconds);
+            line(String.format("%nidle: instance-c (no traffic, every job at its default interval, outbox relay on) used "
+                    + "%.2f %% of one core over %d s (load average %s); threads %d", idle, idleSeconds, load,
+                    probe.instance.threads()));
+            String url = probe.instance.url();
+            String prefix = "sc" + sequence.incrementAndGet() + "_";
+            int n = 20;
+            String[][] hooks = new String[n][];
+            line("statements per operation (driver trace of request threads, one client, " + n + " operations each):");
+            line("  " + probe.count("POST /api/orders", n, i -> Client.post(url + "/api/orders", """
+                    {"orderRef":"%s","amount":"10.00","currency":"EUR","customer":{"referenceId":"c-%s","email":"a@b.test"}}"""
+                    .formatted(prefix + i, prefix + i), "Authorization", SHOP).statusCode() == 201));
+            line("  " + probe.count("GET /api/orders/{ref}", n,
+                    i -> Client.get(url + "/api/orders/" + prefix + i, "Authorization", SHOP).statusCode() == 200));
+            line("  " + probe.count("POST /api/orders/{ref}/checkout", n, i -> {
+                HttpResponse<String> r = Client.post(url + "/api/orders/" + prefix + i + "/checkout", "{}", "Authorization", SHOP);
+                if (r.statusCode() != 200) {
+                    return false;
+                }
+                JsonNode answer = JSON.readTree(r.body());
+                String redirect = answer.path("redirectUrl").asString();
+                String body = payment(redirect.substring(redirect.lastIndexOf('/') + 1),
+                        answer.path("attempt").path("referenceId").asString());
+                hooks[i] = new String[] { body, sign(body) };
+                return true;
+            }));
+            line("  " + probe.count("PSP webhook, applied", n, i -> hooks[i] != null
+                    && Client.post(url + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("applied")));
+            line("  " + probe.count("PSP webhook, duplicate", n, i -> hooks[i] != null
+                    && Client.post(url + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("duplicate")));
+        }
+    }
+
+    private String threadLine(String when) throws Exception {
+        return String.format("threads %s: instance-a %d live (%d started so far), instance-b %d live (%d started so far)", when,
+                a.threads(), a.threadsStarted(), b.threads(), b.threadsStarted());
+    }
+
+    private static String loadAverage() throws Exception {
+        return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    }
+
     // ---- checkout: create + checkout (PSP create at the simulator) + signed COMPLETED webhook
 
     private void checkout(String tag, List<ServiceProcess> instances, String jfrName) throws Exception {
@@ -165,11 +315,15 @@ class ServiceBenchmark {
         String prefix = "co" + sequence.incrementAndGet() + "_";
         AtomicLong n = new AtomicLong();
         Load load = new Load(label);
+        String loadAvg = loadAverage();
         begin(label, jfrName);
         PoolSampler pool = new PoolSampler(instances);
         double rate = load.run(clients, warmup, seconds,
                 (thread, l) -> flow(instances.get(thread % instances.size()), prefix + n.incrementAndGet(), l));
         String cpuLine = end(jfrName) + "\n  " + pool.stop();
+        // the CPU window includes the warm-up, so it is divided by every flow started in it
+        costRow("flow: create+checkout+webhook x" + instances.size(), tag, n.get(), rate, service(instances, n.get()),
+                loadAvg, "");
         double[] c = load.percentilesMs("checkout");
         double[] f = load.percentilesMs("flow");
         line(String.format("%s: %.0f orders/s (%d in %.1f s, errors %d); checkout call p50 %.1f ms p99 %.1f ms; "
@@ -236,6 +390,7 @@ class ServiceBenchmark {
         AtomicInteger next = new AtomicInteger();
         Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
         Load load = new Load(label);
+        String loadAvg = loadAverage();
         begin(label, jfrName);
         PoolSampler pool = new PoolSampler(instances);
         double rate = load.run(clients, 0, 0, (thread, l) -> {
@@ -256,6 +411,7 @@ class ServiceBenchmark {
             return true;
         });
         String cpuLine = end(jfrName) + "\n  " + pool.stop();
+        costRow("webhook ingest 20% dup x" + instances.size(), tag, load.done(), rate, service(instances, load.done()), loadAvg, "");
         long paid = Seeder.count("SELECT count(*) FROM orders WHERE status = 'PAID' AND order_ref LIKE ?", prefix + "%");
         double[] p = load.percentilesMs("webhook");
         line(String.format("%s: %.0f webhooks/s (%d requests in %.1f s, outcomes %s, errors %d, orders PAID %d of %d); "
@@ -291,6 +447,7 @@ class ServiceBenchmark {
         // the answer to each distinct event's first delivery: Stripe backs off for hours after a 5xx
         Map<Integer, AtomicInteger> firstDelivery = new ConcurrentHashMap<>();
         Load load = new Load(label);
+        String loadAvg = loadAverage();
         begin(label, jfrName);
         PoolSampler pool = new PoolSampler(instances);
         double rate = load.run(clients, 0, 0, (thread, l) -> {
@@ -327,6 +484,8 @@ class ServiceBenchmark {
             return true;
         });
         String cpuLine = end(jfrName) + "\n  " + pool.stop();
+        costRow("stripe ingest 20% dup x" + instances.size() + " (per request)", tag, load.done(), rate,
+                service(instances, load.done()), loadAvg, "");
         long grants = Seeder.count("SELECT count(*) FROM processed_webhook_events WHERE state = 'completed' AND id LIKE ?",
                 "evt_" + prefix + "%");
         double[] p = load.percentilesMs("event");
@@ -376,6 +535,7 @@ class ServiceBenchmark {
         Files.writeString(DIR.resolve("plans-" + (level == 0 ? "10e4" : "10e5") + ".txt"), plans);
         line("plans of the hot statements written to target/benchmarks/plans-" + (level == 0 ? "10e4" : "10e5") + ".txt");
         double[] before = { resolved(a), resolved(b) };
+        String loadAvg = loadAverage();
         begin(label, jfrName);
         PoolSampler pool = new PoolSampler(List.of(a, b));
         long start = System.nanoTime();
@@ -401,6 +561,7 @@ class ServiceBenchmark {
         long effects = Seeder.count("SELECT count(*) FROM outbox WHERE kind = 'order_paid' AND aggregate_id LIKE ?",
                 prefix + "%");
         double rate = unknowns / elapsed;
+        costRow("sweep of UNKNOWN attempts x2", tag, unknowns, rate, cpu.serviceMsPerOp(unknowns), loadAvg, "");
         line(String.format("%s: %d UNKNOWN attempts resolved in %.1f s = %.0f attempts/s; resolved by instance-a %.0f, "
                 + "instance-b %.0f; orders PAID %d, order_paid outbox rows %d%n  cpu: %s", label, unknowns, elapsed, rate,
                 after[0] - before[0], after[1] - before[1], paid, effects, cpuLine));

@@ -43,6 +43,8 @@ final class ServiceProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
+        // the default depth (64) cuts the stacks off below the controllers; 256 reaches Tomcat's threads
+        command.add("-XX:FlightRecorderOptions:stackdepth=256");
         command.add("@" + argfile);
         command.add("com.acme.payments.PaymentsApplication");
         command.add("--spring.profiles.active=test");
@@ -109,6 +111,25 @@ final class ServiceProcess implements AutoCloseable {
             throw new IllegalStateException("no heap figure in: " + info);
         }
         return Long.parseLong(used.group(1)) / 1024.0;
+    }
+
+    /** Live threads of the JVM now ({@code Threads:} of /proc/<pid>/status). */
+    long threads() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+            if (line.startsWith("Threads:")) {
+                return Long.parseLong(line.substring(8).strip());
+            }
+        }
+        throw new IllegalStateException("no Threads: line for " + name);
+    }
+
+    /** Threads started since the JVM began ({@code java.threads.started}, jcmd PerfCounter.print). */
+    long threadsStarted() throws IOException, InterruptedException {
+        Matcher started = Pattern.compile("java\\.threads\\.started=(\\d+)").matcher(jcmd("PerfCounter.print"));
+        if (!started.find()) {
+            throw new IllegalStateException("no java.threads.started for " + name);
+        }
+        return Long.parseLong(started.group(1));
     }
 
     String jcmd(String... args) throws IOException, InterruptedException {

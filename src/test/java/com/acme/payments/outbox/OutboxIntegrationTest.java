@@ -29,6 +29,8 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 abstract class OutboxIntegrationTest extends IntegrationTest {
 
     static final int MAX_ATTEMPTS = 3;
+    /** Only the notify sink signs in these tests, so both a signed and an unsigned sink are exercised. */
+    static final String NOTIFY_SECRET = "test-notify-sink-secret";
 
     @Autowired
     protected OutboxStore outbox;
@@ -48,6 +50,7 @@ abstract class OutboxIntegrationTest extends IntegrationTest {
         registry.add("payments.outbox.sinks.conversion-url", () -> PspStub.baseUrl() + "/sinks/conversion");
         registry.add("payments.outbox.sinks.fulfilment-url", () -> PspStub.baseUrl() + "/sinks/fulfilment");
         registry.add("payments.outbox.max-attempts", () -> MAX_ATTEMPTS);
+        registry.add("payments.outbox.sinks.notify-secret", () -> NOTIFY_SECRET);
     }
 
     @BeforeEach

@@ -60,7 +60,7 @@ class OutboxLeaseIntegrationTests extends OutboxIntegrationTest {
             keys.add(prefix + i + ":renewal_notice");
         }
         // The "killed" relay: claims (row leases and 'sending' keys committed), then never delivers.
-        ClaimedBatch taken = store.claim("killed-relay", 1000, Duration.ofMillis(800), routes.routableKinds(),
+        ClaimedBatch taken = store.claim("killed-relay", NO_SESSION, 1000, Duration.ofMillis(800), routes.routableKinds(),
                 Duration.ofSeconds(1));
         assertThat(taken.toDeliver()).extracting(ClaimedEffect::idempotencyKey).containsAll(keys);
         assertThat(dedupStates()).containsOnly("sending").hasSize(20);
@@ -76,16 +76,19 @@ class OutboxLeaseIntegrationTests extends OutboxIntegrationTest {
         assertThat(dedupStates()).containsOnly("sent").hasSize(20);
     }
 
+    /** A relay "killed" before these tests: no session holds its lock, so its expired keys are takeable. */
+    private static final int NO_SESSION = -1;
+
     @Test
     void aHolderWhoseLeaseWasTakenOverCannotSettleTheRow() {
         String key = prefix + "1:renewal_notice";
         enqueue(notice(prefix + "1", "sub_" + prefix));
-        ClaimedEffect stale = store.claim("slow-relay", 1000, Duration.ofMillis(300), routes.routableKinds(),
+        ClaimedEffect stale = store.claim("slow-relay", NO_SESSION, 1000, Duration.ofMillis(300), routes.routableKinds(),
                 Duration.ofSeconds(1)).toDeliver().stream()
                 .filter(e -> e.idempotencyKey().equals(key)).findFirst().orElseThrow();
 
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100)).until(() ->
-                store.claim("new-relay", 1000, Duration.ofSeconds(60), routes.routableKinds(), Duration.ofSeconds(1))
+                store.claim("new-relay", NO_SESSION - 1, 1000, Duration.ofSeconds(60), routes.routableKinds(), Duration.ofSeconds(1))
                         .toDeliver().stream().anyMatch(e -> e.idempotencyKey().equals(key)));
 
         assertThat(store.markSent(stale)).isEmpty();

@@ -223,6 +223,26 @@ class OutboxRelayIntegrationTests extends OutboxIntegrationTest {
         assertThat(gauge(metrics, "payments_outbox_unroutable")).isGreaterThanOrEqualTo(1);
     }
 
+    @Test
+    @DisplayName("deliveries to a sink with a secret carry a Payments-Signature the shop can verify; others none")
+    void deliveriesAreSignedWithTheirSinksSecret() throws Exception {
+        enqueue(notice(prefix + "s1", "sub_" + prefix));
+        enqueue(new OutboxEntry("order_paid", "order", "ord_" + prefix, prefix + "p1",
+                Map.of("orderRef", "o-" + prefix, "amount", "10.01", "currency", "EUR")));
+        relay.runUntilIdle(Duration.ofSeconds(10));
+
+        var notify = sinkRequests().stream().filter(r -> r.getUrl().startsWith("/sinks/notify")).findFirst()
+                .orElseThrow();
+        String signature = notify.getHeader(SinkSignature.HEADER);
+        assertThat(signature).matches("t=\\d+,v1=[0-9a-f]{64}");
+        long now = java.time.Instant.now().getEpochSecond();
+        assertThat(ShopSideSignatureCheck.verify(signature, notify.getBody(), NOTIFY_SECRET, now, 300)).isTrue();
+        assertThat(ShopSideSignatureCheck.verify(signature, notify.getBody(), "another-secret", now, 300)).isFalse();
+        var fulfilment = sinkRequests().stream().filter(r -> r.getUrl().startsWith("/sinks/fulfilment")).findFirst()
+                .orElseThrow();
+        assertThat(fulfilment.containsHeader(SinkSignature.HEADER)).as("FULFILMENT_SINK_SECRET is not set").isFalse();
+    }
+
     /** Keys the sink received that start with {@code start}, in the order it received them. */
     private List<String> keysOf(String start) {
         return sentKeys().stream().filter(k -> k.startsWith(start)).toList();

@@ -57,8 +57,11 @@ class OutboxTwoRelaysIntegrationTests extends OutboxIntegrationTest {
                 "server.port=0"));
         properties.addAll(List.of(extra));
         // As command-line arguments: default properties would lose to application.yml's placeholders.
+        // One argument per name, the last given winning (a repeated name would be joined with a comma).
+        Map<String, String> byName = new java.util.LinkedHashMap<>();
+        properties.forEach(p -> byName.put(p.substring(0, p.indexOf('=')), p));
         return new SpringApplicationBuilder(PaymentsApplication.class).profiles("test")
-                .run(properties.stream().map(p -> "--" + p).toArray(String[]::new));
+                .run(byName.values().stream().map(p -> "--" + p).toArray(String[]::new));
     }
 
     @Test

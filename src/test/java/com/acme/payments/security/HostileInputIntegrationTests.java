@@ -386,6 +386,8 @@ class HostileInputIntegrationTests extends StripeIntegrationTest {
                 new String[] { "POST", "/api/orders/{}/capture", ADMIN },
                 new String[] { "POST", "/api/orders/{}/void", ADMIN },
                 new String[] { "POST", "/api/admin/attempts/{}/abandon", ADMIN },
+                new String[] { "POST", "/api/admin/refunds/{}/abandon", ADMIN },
+                new String[] { "POST", "/api/admin/duplicate-charges/{}/refund", ADMIN },
                 new String[] { "POST", "/api/admin/outbox/{}/redrive", ADMIN });
         for (String[] template : templates) {
             for (String segment : segments) {

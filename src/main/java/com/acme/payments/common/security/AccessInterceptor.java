@@ -1,5 +1,6 @@
 package com.acme.payments.common.security;
 
+import java.lang.annotation.Annotation;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -9,16 +10,20 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.servlet.resource.ResourceHttpRequestHandler;
 
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.web.Problems;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * Enforces {@link Allow} before Spring reads the request body: 401 for no credential or one we do not
- * know, 403 for a valid credential that may not touch this endpoint or this order.
+ * know, 403 for a valid credential that may not touch this endpoint or this order. Deny by default: a
+ * mapping with neither {@link Allow} nor {@link Public} is refused (403 for a shop or admin key, else 401), as is
+ * any handler kind not named below.
  */
 @Component
 class AccessInterceptor implements HandlerInterceptor {
@@ -35,17 +40,23 @@ class AccessInterceptor implements HandlerInterceptor {
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        if (!(handler instanceof HandlerMethod method)) {
-            return true;
-        }
-        Allow allow = method.getMethodAnnotation(Allow.class);
-        if (allow == null) {
-            allow = method.getBeanType().getAnnotation(Allow.class);
+        if (request.getDispatcherType() == DispatcherType.ERROR) {
+            return true; // renders the problem for a request already checked (or refused before dispatch)
         }
         Caller caller = callers.resolve(request.getHeader(HttpHeaders.AUTHORIZATION));
         request.setAttribute(CALLER, caller);
+        if (handler instanceof ResourceHttpRequestHandler) {
+            return true; // no static resources are packaged: this handler only answers 404 for unknown paths
+        }
+        if (!(handler instanceof HandlerMethod method)) {
+            throw refusal(caller);
+        }
+        Allow allow = rule(method, Allow.class);
         if (allow == null) {
-            return true;
+            if (rule(method, Public.class) != null || isApiDescription(method)) {
+                return true;
+            }
+            throw refusal(caller);
         }
         List<Role> roles = Arrays.asList(allow.value());
         if (caller instanceof Caller.Shop) {
@@ -64,6 +75,21 @@ class AccessInterceptor implements HandlerInterceptor {
             }
         }
         throw new Problems.Unauthenticated();
+    }
+
+    private static <A extends Annotation> A rule(HandlerMethod method, Class<A> type) {
+        A onMethod = method.getMethodAnnotation(type);
+        return onMethod != null ? onMethod : method.getBeanType().getAnnotation(type);
+    }
+
+    /** springdoc's generated description ({@code /v3/api-docs}) is public by decision (docs/api.md). */
+    private static boolean isApiDescription(HandlerMethod method) {
+        return method.getBeanType().getName().startsWith("org.springdoc.");
+    }
+
+    private static RuntimeException refusal(Caller caller) {
+        boolean known = caller instanceof Caller.Shop || caller instanceof Caller.Admin;
+        return known ? new Problems.Forbidden() : new Problems.Unauthenticated();
     }
 
     private static boolean permitted(boolean allowed) {

@@ -12,8 +12,21 @@ public sealed interface Caller {
     record Shop() implements Caller {
     }
 
-    /** An operator (a key from {@code ADMIN_API_KEYS}). */
-    record Admin() implements Caller {
+    /**
+     * An operator (a key from {@code ADMIN_API_KEYS}). {@code name} is the entry's {@code name:} prefix,
+     * or {@code admin} for a bare key: the actor recorded with every operator action.
+     */
+    record Admin(String name) implements Caller {
+
+        public static final String UNNAMED = "admin";
+    }
+
+    /** The operator's name for the audit trail; only an admin acts as an operator. */
+    default String actor() {
+        if (this instanceof Admin admin) {
+            return admin.name();
+        }
+        throw this instanceof Shop ? new Problems.Forbidden() : new Problems.Unauthenticated();
     }
 
     /**

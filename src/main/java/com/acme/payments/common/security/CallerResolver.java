@@ -23,10 +23,13 @@ class CallerResolver implements HandlerMethodArgumentResolver {
 
     private final List<byte[]> shopKeys;
     private final List<byte[]> adminKeys;
+    private final List<String> adminNames;
 
     CallerResolver(AuthProperties properties) {
         this.shopKeys = properties.shopKeys().stream().map(Secrets::sha256).toList();
-        this.adminKeys = properties.adminKeys().stream().map(Secrets::sha256).toList();
+        List<AdminKey> admins = properties.adminKeys().stream().map(AdminKey::parse).toList();
+        this.adminKeys = admins.stream().map(a -> Secrets.sha256(a.key())).toList();
+        this.adminNames = admins.stream().map(AdminKey::name).toList();
     }
 
     @Override
@@ -51,10 +54,10 @@ class CallerResolver implements HandlerMethodArgumentResolver {
             return new Caller.Anonymous();
         }
         byte[] presented = Secrets.sha256(credential);
-        boolean admin = matchesAny(presented, adminKeys);
-        boolean shop = matchesAny(presented, shopKeys);
-        if (admin) {
-            return new Caller.Admin();
+        int admin = indexOf(presented, adminKeys);
+        boolean shop = indexOf(presented, shopKeys) >= 0;
+        if (admin >= 0) {
+            return new Caller.Admin(adminNames.get(admin));
         }
         if (shop) {
             return new Caller.Shop();
@@ -62,11 +65,35 @@ class CallerResolver implements HandlerMethodArgumentResolver {
         return new Caller.Bearer(presented);
     }
 
-    private static boolean matchesAny(byte[] presented, List<byte[]> keys) {
-        boolean match = false;
-        for (byte[] key : keys) {
-            match |= MessageDigest.isEqual(presented, key);
+    /** Compares with every key, never stopping early; the last match wins (-1 for none). */
+    private static int indexOf(byte[] presented, List<byte[]> keys) {
+        int match = -1;
+        for (int i = 0; i < keys.size(); i++) {
+            boolean equal = MessageDigest.isEqual(presented, keys.get(i));
+            match = equal ? i : match;
         }
         return match;
+    }
+
+    /**
+     * One {@code ADMIN_API_KEYS} entry: {@code name:key}, or a bare key (named {@code admin}). Only a
+     * prefix that looks like a name (letters, digits, {@code . _ -}, up to 64) is one, so a bare key that
+     * happens to contain a colon elsewhere still works whole.
+     */
+    record AdminKey(String name, String key) {
+
+        private static final java.util.regex.Pattern NAMED = java.util.regex.Pattern
+                .compile("([A-Za-z0-9._-]{1,64}):(.+)");
+
+        static AdminKey parse(String entry) {
+            java.util.regex.Matcher named = NAMED.matcher(entry);
+            return named.matches() ? new AdminKey(named.group(1), named.group(2))
+                    : new AdminKey(Caller.Admin.UNNAMED, entry);
+        }
+
+        @Override
+        public String toString() {
+            return "AdminKey[name=" + name + "]";
+        }
     }
 }

@@ -1,11 +1,17 @@
 package com.acme.payments.psp;
 
 import java.util.List;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import com.acme.payments.psp.PaymentUpdateHandler.Applied;
 
@@ -15,16 +21,20 @@ import com.acme.payments.psp.PaymentUpdateHandler.Applied;
  * the replay job, which feeds it the payment as the PSP reports it now.
  */
 @Component
-public class PaymentUpdates {
+public class PaymentUpdateApplier {
 
-    private static final Logger log = LoggerFactory.getLogger(PaymentUpdates.class);
+    private static final Logger log = LoggerFactory.getLogger(PaymentUpdateApplier.class);
 
     private final InboxStore inbox;
     private final List<PaymentUpdateHandler> handlers;
+    private final TransactionTemplate savepoint;
 
-    PaymentUpdates(InboxStore inbox, List<PaymentUpdateHandler> handlers) {
+    PaymentUpdateApplier(InboxStore inbox, List<PaymentUpdateHandler> handlers,
+            PlatformTransactionManager transactions) {
         this.inbox = inbox;
         this.handlers = handlers;
+        this.savepoint = new TransactionTemplate(transactions);
+        this.savepoint.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
     }
 
     @Transactional
@@ -34,11 +44,12 @@ public class PaymentUpdates {
             log.info("psp webhook duplicate payment={} state={}", payment.id(), payment.state());
             return WebhookOutcome.DUPLICATE;
         }
-        Applied applied = dispatch(payment);
+        Applied applied = applyKeepingTheReceipt(payment);
         WebhookOutcome outcome = switch (applied) {
             case APPLIED -> close(receipt.get(), "applied", WebhookOutcome.APPLIED);
             case ALREADY_PAST -> close(receipt.get(), "duplicate", WebhookOutcome.DUPLICATE);
             case NO_CHANGE -> close(receipt.get(), "ignored", WebhookOutcome.IGNORED);
+            case DUPLICATE_CHARGE -> close(receipt.get(), "duplicate_charge", WebhookOutcome.DUPLICATE_CHARGE);
             case UNMATCHED -> WebhookOutcome.UNKNOWN_PAYMENT; // stays open for the replay job
         };
         log.info("psp payment update payment={} state={} outcome={}", payment.id(), payment.state(), outcome.value());
@@ -51,24 +62,47 @@ public class PaymentUpdates {
      * Empty when the lease on the stale receipt was taken over (nothing written).
      */
     @Transactional
-    public java.util.Optional<WebhookOutcome> replay(long staleReceiptId, long leaseVersion, PspPayment current) {
+    public Optional<WebhookOutcome> replay(long staleReceiptId, long leaseVersion, PspPayment current) {
         if (!inbox.holdLease(staleReceiptId, leaseVersion)) {
-            return java.util.Optional.empty(); // another replayer holds the receipt now: write nothing
+            return Optional.empty(); // another replayer holds the receipt now: write nothing
         }
         WebhookOutcome outcome = receive(current); // same transaction: this method is the proxied entry
         if (outcome != WebhookOutcome.UNKNOWN_PAYMENT) {
             inbox.supersede(staleReceiptId);
         }
-        return java.util.Optional.of(outcome);
+        return Optional.of(outcome);
+    }
+
+    /**
+     * The apply runs under a savepoint: when it fails for anything but the database (a payload without
+     * amount, a bug), only the apply rolls back; the receipt commits open, so the replay job reads the
+     * payment's current truth from the PSP later. A webhook is never lost to a fault in its payload.
+     */
+    private Applied applyKeepingTheReceipt(PspPayment payment) {
+        try {
+            return savepoint.execute(status -> dispatch(payment));
+        } catch (DataAccessException | TransactionException database) {
+            throw database;
+        } catch (RuntimeException applyFailed) {
+            log.error("psp payment update payment={} state={} could not be applied; receipt kept open for replay: {}",
+                    payment.id(), payment.state(), applyFailed.toString());
+            return Applied.UNMATCHED;
+        }
     }
 
     private Applied dispatch(PspPayment payment) {
+        boolean handled = false;
         for (PaymentUpdateHandler handler : handlers) {
             if (handler.handles(payment)) {
-                return handler.apply(payment);
+                handled = true;
+                Applied applied = handler.apply(payment);
+                if (applied != Applied.UNMATCHED) {
+                    return applied;
+                }
             }
         }
-        return Applied.NO_CHANGE; // a payment type we never create (e.g. WITHDRAWAL): nothing to do
+        // a payment type we never create (e.g. WITHDRAWAL) moves nothing; a known type matching nothing waits
+        return handled ? Applied.UNMATCHED : Applied.NO_CHANGE;
     }
 
     private WebhookOutcome close(long receiptId, String reason, WebhookOutcome outcome) {

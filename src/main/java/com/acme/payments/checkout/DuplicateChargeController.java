@@ -1,0 +1,84 @@
+package com.acme.payments.checkout;
+
+import java.util.List;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+import com.acme.payments.common.audit.OperatorActionStore;
+import com.acme.payments.common.audit.OperatorNote;
+import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.Problems;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/** Second charges: the list, and the full refund of one (admin key). */
+@RestController
+class DuplicateChargeController {
+
+    private final DuplicateChargeStore duplicates;
+    private final DuplicateChargeOrchestrator orchestrator;
+    private final OperatorActionStore actions;
+    private final JsonBodies bodies;
+
+    DuplicateChargeController(DuplicateChargeStore duplicates, DuplicateChargeOrchestrator orchestrator,
+            OperatorActionStore actions, JsonBodies bodies) {
+        this.duplicates = duplicates;
+        this.orchestrator = orchestrator;
+        this.actions = actions;
+        this.bodies = bodies;
+    }
+
+    @GetMapping("/api/admin/duplicate-charges")
+    @Allow(Role.ADMIN)
+    List<ChargeView> list() {
+        return duplicates.all().stream().map(ChargeView::of).toList();
+    }
+
+    @PostMapping("/api/admin/duplicate-charges/{pspPaymentId}/refund")
+    @Allow(Role.ADMIN)
+    ResponseEntity<RefundView> refund(@PathVariable String pspPaymentId, Caller caller,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
+            @RequestBody(required = false) byte[] body) {
+        if (pspPaymentId.length() > 255 || duplicates.find(pspPaymentId).isEmpty()) {
+            throw new Problems.NotFound("Duplicate charge");
+        }
+        OperatorNote note = bodies.read(body, OperatorNote.class, true);
+        actions.record(caller.actor(), "duplicate-refund", "payment:" + pspPaymentId, note.reason());
+        DuplicateChargeOrchestrator.Answer answer = orchestrator.refund(pspPaymentId, caller.actor());
+        DuplicateCharge charge = answer.charge();
+        return ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK)
+                .body(new RefundView(charge.pspPaymentId(), charge.refundReferenceId(), charge.refundState(),
+                        charge.refundErrorCode(), charge.refundRequestedBy()));
+    }
+
+    /** {@code refund} is absent until someone asked for it. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record ChargeView(String orderRef, String pspPaymentId, String amount, String currency, String detectedAt,
+            RefundSummary refund) {
+
+        static ChargeView of(DuplicateCharge charge) {
+            RefundSummary refund = charge.refundReferenceId() == null ? null
+                    : new RefundSummary(charge.refundReferenceId(), charge.refundState(), charge.refundRequestedBy());
+            return new ChargeView(charge.orderRef(), charge.pspPaymentId(), charge.amount().toPlainString(),
+                    charge.currency(), charge.detectedAt().toString(), refund);
+        }
+    }
+
+    record RefundSummary(String referenceId, String state, String requestedBy) {
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record RefundView(String pspPaymentId, String referenceId, String state, String errorCode, String requestedBy) {
+    }
+}

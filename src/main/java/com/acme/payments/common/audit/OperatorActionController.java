@@ -1,0 +1,30 @@
+package com.acme.payments.common.audit;
+
+import java.util.List;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Allow.Role;
+
+/** {@code GET /api/admin/actions[?target=…]}: the audit trail, newest first, or one resource's oldest first. */
+@RestController
+class OperatorActionController {
+
+    private final OperatorActionStore actions;
+
+    OperatorActionController(OperatorActionStore actions) {
+        this.actions = actions;
+    }
+
+    @GetMapping("/api/admin/actions")
+    @Allow(Role.ADMIN)
+    List<OperatorActionStore.Action> list(@RequestParam(required = false) String target) {
+        if (target == null || target.isBlank()) {
+            return actions.latest(200);
+        }
+        return actions.forTarget(target.length() > 300 ? target.substring(0, 300) : target);
+    }
+}
