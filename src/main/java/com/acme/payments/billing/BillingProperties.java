@@ -1,7 +1,6 @@
 package com.acme.payments.billing;
 
 import java.time.Duration;
-import java.time.Duration;
 import java.util.Map;
 
 import jakarta.validation.constraints.PositiveOrZero;

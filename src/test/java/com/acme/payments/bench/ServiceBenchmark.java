@@ -456,19 +456,23 @@ class ServiceBenchmark {
         String prefix = "st" + sequence.incrementAndGet() + "_";
         long t = System.currentTimeMillis() / 1000; // signatures stay valid for 300 s
         List<String[]> tasks = new ArrayList<>();
-        java.util.Set<Integer> distinct = new java.util.HashSet<>(); // task indexes of each event's first sending
+        Map<Integer, Integer> distinct = new java.util.HashMap<>(); // task index of each event's first sending -> g
+        java.util.Set<Integer> copied = new java.util.HashSet<>(); // events also sent a second time
         java.util.Random random = new java.util.Random(7);
         for (int g = 1; g <= webhooks; g++) {
-            distinct.add(tasks.size());
+            distinct.put(tasks.size(), g);
             tasks.add(stripeEvent(prefix, g, t));
             if (g % 5 == 0) {
-                tasks.add(stripeEvent(prefix, g - random.nextInt(5), t));
+                int copy = g - random.nextInt(5);
+                copied.add(copy);
+                tasks.add(stripeEvent(prefix, copy, t));
             }
         }
         AtomicInteger next = new AtomicInteger();
         Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
         // the answer to each distinct event's first delivery: Stripe backs off for hours after a 5xx
-        Map<Integer, AtomicInteger> firstDelivery = new ConcurrentHashMap<>();
+        // (a 503 stripe-event-in-flight there means its own copy overtook it and was being processed)
+        Map<String, AtomicInteger> firstDelivery = new ConcurrentHashMap<>();
         Load load = new Load(label);
         String loadAvg = loadAverage();
         begin(label, jfrName);
@@ -490,8 +494,11 @@ class ServiceBenchmark {
                 }
                 r = Client.post(instances.get(i % instances.size()).url() + "/webhooks/stripe", tasks.get(i)[0],
                         "Stripe-Signature", tasks.get(i)[1]);
-                if (attempt == 0 && distinct.contains(i)) {
-                    firstDelivery.computeIfAbsent(r.statusCode(), k -> new AtomicInteger()).incrementAndGet();
+                if (attempt == 0 && distinct.containsKey(i)) {
+                    String answer = r.statusCode() == 200 ? "200"
+                            : r.statusCode() + " " + JSON.readTree(r.body()).path("type").asString("").replaceAll(".*/", "")
+                                    + (copied.contains(distinct.get(i)) ? " (event also sent as a copy)" : " (no copy)");
+                    firstDelivery.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
                 }
                 if (r.statusCode() != 500 && r.statusCode() != 503) {
                     break;
@@ -516,10 +523,11 @@ class ServiceBenchmark {
                 + "events completed %d of %d); "
                 + "p50 %.1f ms p99 %.1f ms%n  cpu: %s", label, rate, load.done(), load.seconds, outcomes, load.errors(),
                 grants, webhooks, p[0], p[1], cpuLine));
-        long firstDelivery5xx = firstDelivery.entrySet().stream().filter(e -> e.getKey() >= 500)
+        long firstDelivery5xx = firstDelivery.entrySet().stream().filter(e -> e.getKey().startsWith("5"))
+                .filter(e -> !e.getKey().contains("stripe-event-in-flight (event also sent as a copy)"))
                 .mapToLong(e -> e.getValue().get()).sum();
-        line(String.format("  first delivery of the %d distinct events: answers %s, 5xx %d", webhooks, firstDelivery,
-                firstDelivery5xx));
+        line(String.format("  first delivery of the %d distinct events: answers %s; 5xx other than a 503 while the "
+                + "event's own copy was in flight: %d", webhooks, firstDelivery, firstDelivery5xx));
         summary.add(label + " (events/s, needs 2 commits)|" + (grants / load.seconds) + "|target >= 0.35 (events completed/s)");
     }
 

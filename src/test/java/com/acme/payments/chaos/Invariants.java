@@ -329,7 +329,7 @@ final class Invariants {
         }
         checks.add(signed);
 
-        StripeInvariants.check(stripe.acked(), stripe.unacknowledged(), checks, facts);
+        StripeInvariants.check(stripe, checks, facts);
 
         facts.put("orders", (long) orders.size());
         facts.put("checkout attempts", (long) attempts.size());

@@ -184,6 +184,8 @@ final class ServiceProcesses implements AutoCloseable {
         p.put("payments.gauges.refresh", "5s");
         // a claim left processing by a killed worker is taken over after this
         p.put("stripe.claim-expiry", "5s");
+        // the Stripe API (GET /v1/invoice_payments, linking a refunded charge to its invoice): a stand-in
+        p.put("stripe.api-base", StripeApiStandIn.baseUrl());
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",

@@ -10,14 +10,21 @@ import java.util.Map;
 
 import com.acme.payments.chaos.Invariants.Check;
 
-/** The Stripe invariants: from the billing tables and the idempotency store, against what Stripe had acknowledged. */
+/**
+ * The Stripe invariants: from the billing tables and the idempotency store, against what Stripe had
+ * acknowledged — grants exactly once, balances net of reversals, every reversal applied exactly once
+ * whichever came first, and no first-delivery 5xx for the distinct events of the burst.
+ */
 final class StripeInvariants {
 
     private StripeInvariants() {
     }
 
-    static void check(List<StripeWorkload.Acked> acked, List<String> unacknowledged, List<Check> checks,
-            Map<String, Long> facts) throws SQLException {
+    static void check(StripeWorkload stripe, List<Check> checks, Map<String, Long> facts) throws SQLException {
+        List<StripeWorkload.Acked> acked = stripe.acked();
+        List<String> unacknowledged = stripe.unacknowledged();
+        Map<String, String> invoiceReversals = new HashMap<>();
+        Map<String, String> keptReversals = new HashMap<>();
         Map<String, Integer> perPeriod = new HashMap<>();
         Map<String, Integer> perEvent = new HashMap<>();
         Map<String, Long> grantedCredits = new HashMap<>();
@@ -43,6 +50,20 @@ final class StripeInvariants {
                     credits.put(rs.getString(1), rs.getLong(2));
                 }
             }
+            try (ResultSet rs = s.executeQuery("""
+                    SELECT invoice_id, refunded_total || '/' || disputed_total || '/' || credits_clawed_back
+                      FROM billing_invoice WHERE invoice_id LIKE 'in_chaos_%'""")) {
+                while (rs.next()) {
+                    invoiceReversals.put(rs.getString(1), rs.getString(2));
+                }
+            }
+            try (ResultSet rs = s.executeQuery("""
+                    SELECT event_id, coalesce(applied_to, 'unapplied') FROM billing_pending_reversal
+                     WHERE charge_id LIKE 'ch_chaos_%'""")) {
+                while (rs.next()) {
+                    keptReversals.put(rs.getString(1), rs.getString(2));
+                }
+            }
             try (ResultSet rs = s.executeQuery(
                     "SELECT count(*) FROM processed_webhook_events WHERE state = 'processing'")) {
                 rs.next();
@@ -64,10 +85,43 @@ final class StripeInvariants {
         unacknowledged.forEach(e -> exactly.check(false, e + " never acknowledged with a 2xx"));
         checks.add(exactly);
 
-        Check balance = new Check("stripe: each user's credits equal the credits of their grants");
-        credits.forEach((user, balanceNow) -> balance.check(balanceNow.longValue() == grantedCredits.getOrDefault(user, 0L).longValue(),
-                user + " has " + balanceNow + " credits, grants " + grantedCredits.get(user)));
+        // every acknowledged reversal is a full refund or dispute of one period: its 500 credits, once
+        Map<String, Long> clawedBack = new HashMap<>();
+        stripe.reversed().forEach(r -> clawedBack.merge(r.userId(), 500L, Long::sum));
+        Check balance = new Check("stripe: each user's credits equal their grants minus the reversed periods");
+        credits.forEach((user, balanceNow) -> {
+            long expected = grantedCredits.getOrDefault(user, 0L) - clawedBack.getOrDefault(user, 0L);
+            balance.check(balanceNow == expected, user + " has " + balanceNow + " credits, grants "
+                    + grantedCredits.get(user) + ", reversed " + clawedBack.getOrDefault(user, 0L));
+        });
         checks.add(balance);
+
+        Check reversals = new Check("stripe: every reversal applied exactly once, before or after its payment");
+        for (StripeWorkload.Reversed r : stripe.reversed()) {
+            String expected = "refund".equals(r.kind()) ? "2900/0/500" : "0/2900/500";
+            String totals = invoiceReversals.get(r.invoiceId());
+            reversals.check(expected.equals(totals), r.eventId() + " (" + r.kind() + " of " + r.invoiceId()
+                    + "): invoice refunded/disputed/clawed " + totals + ", expected " + expected);
+            String kept = keptReversals.get(r.eventId());
+            reversals.check(kept == null || kept.equals("invoice:" + r.invoiceId()),
+                    r.eventId() + " kept before its invoice and " + kept);
+        }
+        checks.add(reversals);
+
+        // before the faults: any 5xx here is the service refusing an event that conflicts with nothing; a
+        // pool wait past its timeout (503 database-unavailable on a loaded machine) is counted, not a conflict
+        Check burst = new Check("stripe: no first-delivery 5xx for distinct events (burst of "
+                + StripeWorkload.BURST_CONCURRENCY + " concurrent, two instances)");
+        long poolWaits = 0;
+        for (String answer : stripe.burstFirstAnswers()) {
+            if (answer.equals("503 database-unavailable")) {
+                poolWaits++;
+                burst.checked++;
+            } else {
+                burst.check(answer.equals("200"), "first delivery answered " + answer);
+            }
+        }
+        checks.add(burst);
 
         Check claims = new Check("settled: stripe: no processing claim left behind");
         claims.checked = acked.size();
@@ -78,5 +132,8 @@ final class StripeInvariants {
 
         facts.put("stripe events acknowledged", (long) acked.size());
         facts.put("stripe grants", (long) perPeriod.size());
+        facts.put("stripe reversals acknowledged", (long) stripe.reversed().size());
+        facts.put("stripe reversals kept before their payment", keptReversals.size() * 1L);
+        facts.put("stripe burst first deliveries refused after a pool wait (503 database-unavailable)", poolWaits);
     }
 }

@@ -18,17 +18,27 @@ import com.acme.payments.chaos.ServiceClient.Answer;
 import com.acme.payments.stripe.StripeFixtures;
 
 /**
- * Stripe as a sender: per subscriber a paid subscription checkout and one to four paid cycle invoices,
- * sent in shuffled order, often redelivered in parallel to another instance, each retried (as Stripe
- * does) until some instance answers 2xx. Some events first get a {@code processing} claim of a "killed
- * worker" written straight into the idempotency store, so the service must wait out the claim expiry
- * and take it over. What was acknowledged is what the invariants expect to be granted.
+ * Stripe as a sender: per subscriber a paid subscription checkout and one to four paid cycle invoices
+ * in the current API's shape, and often a full refund of one cycle's charge and a dispute of another's
+ * (charges without {@code invoice}, linked through the {@link StripeApiStandIn}'s
+ * {@code invoice_payments}), all sent in shuffled order — so reversals arrive before and after their
+ * payment — often redelivered in parallel to another instance, each retried (as Stripe does) until
+ * some instance answers 2xx. Some events first get a {@code processing} claim of a "killed worker"
+ * written straight into the idempotency store, so the service must wait out the claim expiry and take
+ * it over. Before the faults start, a burst of distinct events is sent at once across the instances and
+ * the answers to their first delivery are kept. What was acknowledged is what the invariants expect.
  */
 final class StripeWorkload {
 
     /** An event Stripe considers delivered (a 2xx came back). */
     record Acked(String eventId, String type, String userId, String subscriptionId, Long periodStart) {
     }
+
+    /** An acknowledged full refund or dispute of one cycle invoice (2900, the period's 500 credits). */
+    record Reversed(String eventId, String kind, String userId, String invoiceId) {
+    }
+
+    static final int BURST_CONCURRENCY = 32;
 
     private final ServiceClient client;
     private final long seed;
@@ -38,6 +48,8 @@ final class StripeWorkload {
     private final AtomicInteger subscriberNumber = new AtomicInteger();
     private final List<Acked> acked = new CopyOnWriteArrayList<>();
     private final List<String> unacknowledged = new CopyOnWriteArrayList<>();
+    private final List<Reversed> reversed = new CopyOnWriteArrayList<>();
+    private final List<String> burstFirstAnswers = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final ExecutorService redeliveries = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "chaos-stripe-redelivery");
@@ -61,7 +73,17 @@ final class StripeWorkload {
         return unacknowledged;
     }
 
+    List<Reversed> reversed() {
+        return reversed;
+    }
+
+    /** The answer to each burst event's first delivery: {@code 200}, or status and problem type. */
+    List<String> burstFirstAnswers() {
+        return burstFirstAnswers;
+    }
+
     void start(int senders) {
+        burst(new Random(seed * 977));
         for (int i = 0; i < senders; i++) {
             Random random = new Random(seed * 131 + i);
             Thread thread = new Thread(() -> {
@@ -107,6 +129,14 @@ final class StripeWorkload {
                     StripeFixtures.invoice("in_chaos_" + tag + "_" + c, "subscription_cycle", subscriptionId, userId,
                             start, StripeFixtures.month(c + 1), 2900, "conv_" + eventId)), String.valueOf(start)});
         }
+        int refunded = random.nextDouble() < 0.5 ? 1 + random.nextInt(cycles) : 0;
+        if (refunded > 0) {
+            events.add(reversal("refund", tag, refunded));
+        }
+        int disputed = cycles >= 2 && random.nextDouble() < 0.4 ? (refunded % cycles) + 1 : 0;
+        if (disputed > 0 && disputed != refunded) {
+            events.add(reversal("dispute", tag, disputed));
+        }
         Collections.shuffle(events, random);
         tally.add("stripe.subscribers");
         for (String[] event : events) {
@@ -114,9 +144,85 @@ final class StripeWorkload {
                 leaveProcessingClaim(event[0], event[1]);
             }
             deliver(random, event[0], event[1], event[2]);
-            if (!unacknowledged.contains(event[0])) {
+            if (unacknowledged.contains(event[0])) {
+                continue;
+            }
+            if (event[1].startsWith("charge.")) {
+                reversed.add(new Reversed(event[0], event[3], userId, event[4]));
+            } else {
                 acked.add(new Acked(event[0], event[1], userId, subscriptionId,
                         event[3] == null ? null : Long.valueOf(event[3])));
+            }
+        }
+    }
+
+    /**
+     * A full refund or a dispute of cycle {@code c}'s charge, in the current shape (no {@code invoice} on
+     * the charge); the stand-in links its payment intent to the invoice.
+     */
+    private String[] reversal(String kind, String tag, int c) {
+        String suffix = tag + "_" + c;
+        String invoiceId = "in_chaos_" + suffix;
+        String paymentIntentId = "pi_chaos_" + suffix;
+        String chargeId = "ch_chaos_" + suffix;
+        StripeApiStandIn.link(paymentIntentId, invoiceId, 2900);
+        String eventId = "evt_chaos_" + kind + "_" + suffix;
+        String body = "refund".equals(kind)
+                ? StripeFixtures.event(eventId, "charge.refunded", StripeFixtures.charge(chargeId, paymentIntentId, 2900,
+                        2900))
+                : StripeFixtures.event(eventId, "charge.dispute.created", StripeFixtures.dispute("dp_chaos_" + suffix,
+                        chargeId, paymentIntentId, 2900));
+        tally.add("stripe.reversals." + kind);
+        return new String[] {eventId, "refund".equals(kind) ? "charge.refunded" : "charge.dispute.created", body, kind,
+                invoiceId};
+    }
+
+    /**
+     * Distinct events of distinct users (renewals of unseen subscriptions), {@link #BURST_CONCURRENCY}
+     * at once across the instances, before any fault: each first answer is kept, then each is delivered
+     * until acknowledged like any other.
+     */
+    private void burst(Random random) {
+        String tag = Long.toHexString(seed) + "_burst";
+        List<String[]> events = new ArrayList<>();
+        for (int i = 0; i < BURST_CONCURRENCY * 2; i++) {
+            String userId = "user_chaos_" + tag + "_" + i;
+            String subscriptionId = "sub_chaos_" + tag + "_" + i;
+            String eventId = "evt_chaos_" + tag + "_" + i;
+            long start = StripeFixtures.month(1);
+            events.add(new String[] {eventId, StripeFixtures.event(eventId, "invoice.paid", StripeFixtures.invoice(
+                    "in_chaos_" + tag + "_" + i, "subscription_cycle", subscriptionId, userId, start,
+                    StripeFixtures.month(2), 2900, "conv_" + eventId)), userId, subscriptionId, String.valueOf(start)});
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(BURST_CONCURRENCY);
+        try {
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<CompletableFuture<Answer>> first = new ArrayList<>();
+            for (int i = 0; i < events.size(); i++) {
+                int instance = i % client.instances();
+                String body = events.get(i)[1];
+                first.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return send(instance, body);
+                }, pool));
+            }
+            go.countDown();
+            for (int i = 0; i < events.size(); i++) {
+                Answer a = first.get(i).join();
+                burstFirstAnswers.add(a.status() == 200 ? "200" : a.status() + " " + a.problem());
+                tally.add("stripe.burst.first-answer." + (a.status() == 200 ? "200" : a.status() + " " + a.problem()));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (String[] e : events) {
+            deliver(random, e[0], "invoice.paid", e[1]); // already acknowledged: answered duplicate at once
+            if (!unacknowledged.contains(e[0])) {
+                acked.add(new Acked(e[0], "invoice.paid", e[2], e[3], Long.valueOf(e[4])));
             }
         }
     }
