@@ -1,8 +1,11 @@
 # syntax=docker/dockerfile:1
 # One image for the payments service and the PSP simulator (same jar, different main class).
-#   service:   java org.springframework.boot.loader.launch.JarLauncher            (the default)
-#   simulator: java -Dloader.main=com.acme.pspsim.PspSimulatorApplication \
+#   service:   java <JVM flags> org.springframework.boot.loader.launch.JarLauncher     (the default)
+#   simulator: java <JVM flags> -Dloader.main=com.acme.pspsim.PspSimulatorApplication \
 #                   org.springframework.boot.loader.launch.PropertiesLauncher
+# JVM flags for a container: the heap is a share of the container's memory limit (no -Xmx to keep in step
+# with it), and an OutOfMemoryError ends the process at once, so the orchestrator restarts a clean one
+# instead of leaving a JVM half alive. Extra flags: JAVA_TOOL_OPTIONS.
 # Build: docker build -t acme/payments .   (docker-compose.yml does this for the whole stack)
 
 FROM eclipse-temurin:17-jdk AS build
@@ -25,5 +28,7 @@ COPY --from=build /build/extracted/spring-boot-loader/ ./
 COPY --from=build /build/extracted/snapshot-dependencies/ ./
 COPY --from=build /build/extracted/application/ ./
 USER app:app
-EXPOSE 8080
-ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]
+# 8080: the API; 9081: the actuator when MANAGEMENT_SERVER_PORT=9081 (as docker-compose.yml sets it)
+EXPOSE 8080 9081
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", \
+            "org.springframework.boot.loader.launch.JarLauncher"]

@@ -1,40 +1,57 @@
 #!/usr/bin/env bash
-# Drives one checkout end to end against a running development stack (./mvnw spring-boot:test-run):
-# create an order, start checkout, "pay" on the simulator's hosted page, show the order PAID and the
-# order_paid effect the outbox delivered to the simulator's recording sink.
+# Drives one checkout end to end: create an order, start checkout, "pay" on the simulator's hosted page,
+# show the order PAID and the order_paid effect the outbox delivered to the simulator's recording sink.
+# Exits non-zero when a step fails, so CI can run it.
+#
+#   development launcher (./mvnw spring-boot:test-run):  scripts/demo.sh
+#   docker compose stack:  SHOP_KEY=local-shop-key SIM_ADMIN_TOKEN=local-sim-admin scripts/demo.sh
+#
+# Every key and URL is overridable from the environment:
+#   SERVICE_URL (http://localhost:8080)   the service, or the load balancer in front of it
+#   SIMULATOR_URL (http://localhost:8090) the PSP simulator
+#   SHOP_KEY (dev-shop-key)               one of SHOP_API_KEYS
+#   SIM_ADMIN_TOKEN (sim-admin-token)     the simulator's PSPSIM_ADMIN_TOKEN
+#   DEMO_TIMEOUT (30)                     seconds to wait for PAID and for the sink delivery
 set -euo pipefail
 S=${SERVICE_URL:-http://localhost:8080}
 SIM=${SIMULATOR_URL:-http://localhost:8090}
 SHOP_KEY=${SHOP_KEY:-dev-shop-key}
 SIM_ADMIN=${SIM_ADMIN_TOKEN:-sim-admin-token}
+WAIT=${DEMO_TIMEOUT:-30}
 REF="demo-$(date +%s)"
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 
 echo "1. create order $REF"
-ORDER=$(curl -sf -X POST "$S/api/orders" -H "Authorization: Bearer $SHOP_KEY" -H 'Content-Type: application/json' \
+ORDER=$(curl -sf --max-time 30 -X POST "$S/api/orders" -H "Authorization: Bearer $SHOP_KEY" -H 'Content-Type: application/json' \
   -d "{\"orderRef\":\"$REF\",\"amount\":\"10.01\",\"currency\":\"EUR\",\"customer\":{\"referenceId\":\"cust-1\",\"email\":\"demo@example.com\"}}")
 echo "   $ORDER"
 TOKEN=$(echo "$ORDER" | json "['clientToken']")
 
 echo "2. checkout (as the shop's frontend, with the order's client token)"
-CHECKOUT=$(curl -sf -X POST "$S/api/orders/$REF/checkout" -H "Authorization: Bearer $TOKEN")
+CHECKOUT=$(curl -sf --max-time 60 -X POST "$S/api/orders/$REF/checkout" -H "Authorization: Bearer $TOKEN")
 echo "   $CHECKOUT"
 REDIRECT=$(echo "$CHECKOUT" | json "['redirectUrl']")
 
 echo "3. the customer clicks \"pay\" on the hosted page $REDIRECT"
-curl -s -o /dev/null -w "   hosted page answered %{http_code}, back to %{redirect_url}\n" -X POST "$REDIRECT/pay"
+curl -s --max-time 30 -o /dev/null -w "   hosted page answered %{http_code}, back to %{redirect_url}\n" -X POST "$REDIRECT/pay"
 
 echo "4. the customer returns: the service polls the PSP and applies the result"
-for _ in $(seq 1 20); do
-  VIEW=$(curl -sf "$S/api/orders/$REF/return" -H "Authorization: Bearer $TOKEN")
-  [ "$(echo "$VIEW" | json "['status']")" = "PAID" ] && break
-  sleep 0.5
+STATUS=
+for _ in $(seq 1 "$WAIT"); do
+  VIEW=$(curl -sf --max-time 30 "$S/api/orders/$REF/return" -H "Authorization: Bearer $TOKEN")
+  STATUS=$(echo "$VIEW" | json "['status']")
+  [ "$STATUS" = "PAID" ] && break
+  sleep 1
 done
 echo "   $VIEW"
+if [ "$STATUS" != "PAID" ]; then
+  echo "   order $REF is $STATUS, not PAID, after ${WAIT}s" >&2
+  exit 1
+fi
 
 echo "5. the fulfilment effect reaches the sink (outbox relay, Idempotency-Key <paymentId>:order_paid)"
-for _ in $(seq 1 30); do
-  SINK=$(curl -sf "$SIM/sim/sink" -H "Authorization: Bearer $SIM_ADMIN" || true)
+for _ in $(seq 1 "$WAIT"); do
+  SINK=$(curl -sf --max-time 10 "$SIM/sim/sink" -H "Authorization: Bearer $SIM_ADMIN" || true)
   if echo "$SINK" | grep -q "$REF"; then
     echo "$SINK" | python3 -c "
 import json,sys

@@ -5,6 +5,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
+import com.acme.payments.common.config.CleanExitOnSigterm;
+
 /** The payments service: PSP checkout, refunds, webhooks, Stripe billing and the outbox relay. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
@@ -12,6 +14,6 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 public class PaymentsApplication {
 
     public static void main(String[] args) {
-        SpringApplication.run(PaymentsApplication.class, args);
+        CleanExitOnSigterm.install(SpringApplication.run(PaymentsApplication.class, args));
     }
 }

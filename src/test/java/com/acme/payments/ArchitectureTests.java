@@ -5,7 +5,6 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import java.time.Instant;
-import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -66,17 +65,6 @@ class ArchitectureTests {
                 .should().callMethod(Instant.class, "now").check(MAIN);
     }
 
-    /**
-     * Billing and Stripe classes still named for their old roles; engineer i14 renames them to
-     * {@code *Applier} (issue 15 item 3, issue 14). Remove each name as it lands — no new entries.
-     */
-    private static final Set<String> AWAITING_APPLIER_RENAME = Set.of(
-            "com.acme.payments.billing.BillingEventHandler", "com.acme.payments.billing.CheckoutEvents",
-            "com.acme.payments.billing.Entitlements", "com.acme.payments.billing.InvoiceEvents",
-            "com.acme.payments.billing.ReversalEvents", "com.acme.payments.billing.SubscriptionEvents",
-            "com.acme.payments.billing.ReconciliationTransaction",
-            "com.acme.payments.stripe.StripeEventTransaction");
-
     /** A class is transactional when it or one of its methods carries {@code @Transactional}. */
     static final DescribedPredicate<JavaClass> TRANSACTIONAL = DescribedPredicate.describe("@Transactional",
             c -> c.isAnnotatedWith(Transactional.class)
@@ -86,8 +74,6 @@ class ArchitectureTests {
     @Test
     void onlyStoresAndAppliersAreTransactional() {
         classes().that(TRANSACTIONAL)
-                .and(DescribedPredicate.describe("not awaiting the *Applier rename",
-                        (JavaClass c) -> !AWAITING_APPLIER_RENAME.contains(c.getName())))
                 .should().haveSimpleNameEndingWith("Store").orShould().haveSimpleNameEndingWith("Applier")
                 .check(MAIN);
     }

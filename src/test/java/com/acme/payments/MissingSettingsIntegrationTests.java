@@ -10,20 +10,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import com.acme.payments.common.config.MissingSetting;
 import com.acme.payments.support.TestDatabase;
 
-/** The service refuses to start without its secrets, with one line naming the variable and no value. */
+/**
+ * The service refuses to start without its secrets and its two public URLs, with one line naming the
+ * variable and no value (outside the development launcher, which supplies them, nothing falls back to
+ * localhost). {@code PackagedJarIT} checks the same from the packaged jar.
+ */
 @ExtendWith(OutputCaptureExtension.class)
 class MissingSettingsIntegrationTests {
 
     @ParameterizedTest(name = "without {0}")
     @CsvSource({ "PSP_API_URL, payments.psp.api-url", "PSP_API_KEY, payments.psp.api-key",
             "PSP_SIGNING_KEY, payments.psp.signing-key", "SHOP_API_KEYS, payments.auth.shop-keys",
-            "ADMIN_API_KEYS, payments.auth.admin-keys" })
+            "ADMIN_API_KEYS, payments.auth.admin-keys", "APP_PUBLIC_URL, payments.checkout.public-url",
+            "SHOP_RETURN_URL, payments.checkout.return-url" })
     void refusesToStartNamingTheVariable(String variable, String property, CapturedOutput output) {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("spring.datasource.url", TestDatabase.url());
@@ -36,12 +41,15 @@ class MissingSettingsIntegrationTests {
         settings.put("payments.psp.signing-key", "super-secret-signing-key");
         settings.put("payments.auth.shop-keys", "super-secret-shop-key");
         settings.put("payments.auth.admin-keys", "super-secret-admin-key");
-        settings.put(property, "");
+        settings.put("payments.checkout.public-url", "https://payments.example.com");
+        settings.put("payments.checkout.return-url", "https://shop.example.com/thank-you");
+        settings.remove(property); // absent, as an unset variable is: application.yml decides what that means
 
         String[] args = settings.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
         assertThatThrownBy(() -> new SpringApplicationBuilder(PaymentsApplication.class).run(args))
-                .hasRootCauseInstanceOf(MissingSetting.class)
-                .rootCause().hasMessage(variable + " is not set");
-        assertThat(output.getAll()).contains(variable + " is not set").doesNotContain("super-secret");
+                .hasRootCauseInstanceOf(BindValidationException.class);
+        assertThat(output.getAll()).contains("Description:\n\n" + variable + " is not set\n")
+                .contains("Set the environment variable " + variable + " and start again.")
+                .doesNotContain("super-secret");
     }
 }

@@ -34,6 +34,8 @@ public final class TestPaymentsApplication {
     }
 
     public static void main(String[] args) {
+        // 8080 and 8090 when free, else any free port: the webhook URL must name the port really used
+        int port = System.getenv("SERVER_PORT") != null ? Integer.parseInt(System.getenv("SERVER_PORT")) : freeOr(8080);
         int simPort = freeOr(8090);
         String simUrl = "http://localhost:" + simPort;
         ConfigurableApplicationContext simulator = PspSimulatorApplication.start(simPort, Map.of(
@@ -54,7 +56,8 @@ public final class TestPaymentsApplication {
         dev.put("payments.psp.signing-key", SIGNING_KEY);
         dev.put("payments.auth.shop-keys", SHOP_KEY);
         dev.put("payments.auth.admin-keys", ADMIN_KEY);
-        dev.put("payments.checkout.public-url", "http://localhost:8080");
+        dev.put("server.port", String.valueOf(port));
+        dev.put("payments.checkout.public-url", "http://localhost:" + port);
         dev.put("payments.checkout.return-url", simUrl + "/sink/thank-you");
         dev.put("payments.checkout.return-url-prefixes", simUrl + "/sink/");
         dev.put("payments.sweep.interval", "30s");

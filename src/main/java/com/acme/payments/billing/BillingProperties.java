@@ -1,27 +1,33 @@
 package com.acme.payments.billing;
 
 import java.time.Duration;
+import java.time.Duration;
 import java.util.Map;
 
+import jakarta.validation.constraints.PositiveOrZero;
+
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
- * Billing settings: credits per granted subscription period ({@code billing.credits-per-period},
- * default 500), credits per one-off product ({@code billing.products.<productId>.credits}; none when
- * unset), the customer-portal link sent with payment-failed notices, and the nightly reconciliation.
+ * Billing settings ({@code billing.*}).
+ *
+ * @param creditsPerPeriod credits each granted subscription period adds
+ * @param products credits per one-off product ({@code billing.products.<productId>.credits}); a product
+ *        not listed adds none
+ * @param portalUrl the customer-portal link sent with payment-failed notices; unset: none is sent
+ * @param reconciliation the nightly repair from Stripe's invoices
  */
+@Validated
 @ConfigurationProperties("billing")
-public record BillingProperties(Long creditsPerPeriod, Map<String, Product> products, String portalUrl,
-        Reconciliation reconciliation) {
+public record BillingProperties(@DefaultValue("500") @PositiveOrZero Long creditsPerPeriod,
+        Map<String, Product> products, String portalUrl, @DefaultValue Reconciliation reconciliation) {
 
     public BillingProperties {
-        creditsPerPeriod = creditsPerPeriod == null ? 500L : creditsPerPeriod;
         products = products == null ? Map.of() : Map.copyOf(products);
         portalUrl = portalUrl == null || portalUrl.isBlank() ? null : portalUrl.strip();
-        reconciliation = reconciliation == null ? new Reconciliation(null, null) : reconciliation;
-        if (creditsPerPeriod < 0) {
-            throw new IllegalArgumentException("billing.credits-per-period must not be negative");
-        }
     }
 
     /** Credits a purchase of the product adds; zero when the product is not configured. */
@@ -30,21 +36,19 @@ public record BillingProperties(Long creditsPerPeriod, Map<String, Product> prod
         return product == null || product.credits() == null ? 0 : Math.max(0, product.credits());
     }
 
+    /** @param credits credits one purchase of the product adds */
     public record Product(Long credits) {
     }
 
     /**
-     * The nightly repair; {@code enabled} is false in tests, which call the job bean directly. {@code lease}
-     * (default 6h) is how long the night's runner is trusted before another instance may take the night
-     * over: longer than the slowest pass, since a takeover means a second pass.
+     * The nightly repair; {@code enabled} is false in tests, which call the job bean directly.
+     *
+     * @param enabled whether this instance runs the nightly reconciliation (its schedule:
+     *        {@code billing.reconciliation.cron}, default {@code 0 17 3 * * *} UTC)
+     * @param lease how long the night's runner is trusted before another instance may take the night over:
+     *        longer than the slowest pass, since a takeover means a second pass
      */
-    public record Reconciliation(Boolean enabled, Duration lease) {
-        public Reconciliation {
-            enabled = enabled == null || enabled;
-            lease = lease == null ? Duration.ofHours(6) : lease;
-            if (lease.isNegative() || lease.isZero()) {
-                throw new IllegalArgumentException("billing.reconciliation.lease must be positive");
-            }
-        }
+    public record Reconciliation(@DefaultValue("true") Boolean enabled,
+            @DefaultValue("6h") @DurationMin(millis = 1) Duration lease) {
     }
 }

@@ -3,14 +3,20 @@ package com.acme.payments.checkout;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.common.jobs.OpenRows;
+import com.acme.payments.common.jobs.Rows;
+import com.acme.payments.common.jobs.SweptTable;
 import com.acme.payments.order.OrderStore;
 
 /**
@@ -20,7 +26,7 @@ import com.acme.payments.order.OrderStore;
  */
 @Repository
 @Transactional
-class AttemptStore {
+class AttemptStore implements SweptTable<Attempt> {
 
     /** The claim: the partial unique index decides who owns the order's one open attempt. */
     private static final String CLAIM = """
@@ -165,7 +171,8 @@ class AttemptStore {
     }
 
     /** IN_FLIGHT → UNKNOWN. False when someone (webhook, reconciler) settled it first. */
-    boolean markUnknown(long id) {
+    @Override
+    public boolean markUnknown(long id) {
         return single(jdbc.sql(MARK_UNKNOWN).param("id", id).update());
     }
 
@@ -209,11 +216,13 @@ class AttemptStore {
                 .list();
     }
 
-    int ageInFlight(java.time.Duration age, int limit) {
+    @Override
+    public int ageInFlight(Duration age, int limit) {
         return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
     }
 
-    List<Attempt> claimUnknown(java.time.Duration lease, int limit) {
+    @Override
+    public List<Attempt> claimUnknown(Duration lease, int limit) {
         return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit).query(ROW).list();
     }
 
@@ -221,15 +230,16 @@ class AttemptStore {
      * Inside the settling transaction: locks the row if this sweeper's lease is still the current one.
      * False means another instance claimed it since; the caller must not write.
      */
-    @Transactional(propagation = org.springframework.transaction.annotation.Propagation.MANDATORY)
-    boolean holdLease(long id, long version) {
+    @Override
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean holdLease(long id, long version) {
         return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
     }
 
     /** Open UNKNOWN attempts and the age in seconds of the oldest, for the gauges. */
     @Transactional(readOnly = true)
-    double[] unknownStats() {
-        return jdbc.sql(OPEN_UNKNOWN_STATS).query((rs, n) -> new double[] { rs.getDouble("open"), rs.getDouble("oldest") })
+    OpenRows unknownRows() {
+        return jdbc.sql(OPEN_UNKNOWN_STATS).query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest")))
                 .single();
     }
 
@@ -238,10 +248,7 @@ class AttemptStore {
     }
 
     private static boolean single(int rows) {
-        if (rows > 1) {
-            throw new IllegalStateException("expected at most one attempt row, updated " + rows);
-        }
-        return rows == 1;
+        return Rows.atMostOne(rows, "psp_attempt");
     }
 
     private static Attempt map(ResultSet rs, int row) throws SQLException {
@@ -259,7 +266,7 @@ class AttemptStore {
         DECLINED, REJECTED;
 
         String column() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 }

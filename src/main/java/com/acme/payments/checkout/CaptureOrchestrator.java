@@ -11,6 +11,7 @@ import com.acme.payments.checkout.CheckoutProblems.PaymentOutcomeUnknownProblem;
 import com.acme.payments.checkout.CheckoutProblems.PspRejectedProblem;
 import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.jobs.SweepProperties;
+import com.acme.payments.common.jobs.Unclassified;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;
@@ -66,7 +67,8 @@ class CaptureOrchestrator {
             settleOrAnswerUnknown(operations.find(operation.id()));
             return;
         } catch (RuntimeException | Error unclassified) {
-            operations.markUnknown(operation.id());
+            Unclassified.markUnknown(operations, operation.id(), unclassified);
+            log.error("{} for orderRef={} ended unclassified, marked UNKNOWN", kind, order.orderRef(), unclassified);
             throw unclassified;
         }
         if (!applier.apply(operation, payment)) {
@@ -91,10 +93,7 @@ class CaptureOrchestrator {
             return SweepLoop.Outcome.STILL_UNKNOWN;
         }
         if (underLease) {
-            Optional<Boolean> settled = applier.applyUnderLease(operation, payment.get(),
-                    sweep.inFlightAge());
-            return settled.isEmpty() ? SweepLoop.Outcome.FENCED
-                    : settled.get() ? SweepLoop.Outcome.RESOLVED : SweepLoop.Outcome.STILL_UNKNOWN;
+            return applier.applyUnderLease(operation, payment.get(), sweep.inFlightAge());
         }
         return applier.apply(operation, payment.get()) ? SweepLoop.Outcome.RESOLVED : SweepLoop.Outcome.STILL_UNKNOWN;
     }

@@ -8,6 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
+import com.acme.payments.common.jobs.SweepLoop.Outcome;
+import com.acme.payments.common.jobs.Unclassified;
 import com.acme.payments.checkout.AttemptStore.Claim;
 import com.acme.payments.checkout.CheckoutProblems.CheckoutDeclined;
 import com.acme.payments.checkout.CheckoutProblems.CheckoutInProgress;
@@ -104,8 +106,7 @@ class CheckoutOrchestrator {
         if (attempt.state() == AttemptState.READY || attempt.state() == AttemptState.FAILED) {
             return answerForSettled(attempt);
         }
-        Resolution resolution = resolve(attempt);
-        if (resolution.isUnresolved()) {
+        if (resolve(attempt) != Outcome.RESOLVED) {
             Attempt current = attempts.find(attempt.id()).orElseThrow();
             if (current.state() == AttemptState.IN_FLIGHT) {
                 throw new CheckoutInProgress(current.referenceId(), properties.retryAfter());
@@ -130,21 +131,21 @@ class CheckoutOrchestrator {
      * reference and apply what the PSP says. Nothing found, or the look-up itself failing, leaves the
      * attempt as it is.
      */
-    Resolution resolve(Attempt attempt) {
+    Outcome resolve(Attempt attempt) {
         return resolve(attempt, false);
     }
 
     /** {@code underLease}: the sweep's call, which must not write once another instance took the row over. */
-    Resolution resolve(Attempt attempt, boolean underLease) {
+    Outcome resolve(Attempt attempt, boolean underLease) {
         List<PspPayment> found;
         try {
             found = psp.findByReference(attempt.referenceId());
         } catch (RuntimeException lookupFailed) {
             log.info("reconcile of referenceId={} inconclusive: {}", attempt.referenceId(), lookupFailed.getMessage());
-            return Resolution.UNREACHABLE;
+            return Outcome.UNREACHABLE;
         }
         if (found.isEmpty()) {
-            return Resolution.STILL_UNKNOWN;
+            return Outcome.STILL_UNKNOWN;
         }
         if (found.size() > 1) {
             log.error("psp holds {} payments for referenceId={}: investigate a double charge", found.size(),
@@ -152,13 +153,10 @@ class CheckoutOrchestrator {
         }
         PspPayment payment = found.stream().max(Comparator.comparingInt(CheckoutOrchestrator::rank)).orElseThrow();
         if (underLease) {
-            if (applier.applyUnderLease(attempt, payment).isEmpty()) {
-                return Resolution.FENCED;
-            }
-        } else {
-            applier.apply(attempt, payment);
+            return applier.applyUnderLease(attempt, payment);
         }
-        return payment.paymentState().isFailure() ? Resolution.FAILED : Resolution.READY;
+        applier.apply(attempt, payment);
+        return Outcome.RESOLVED;
     }
 
     /**
@@ -171,11 +169,11 @@ class CheckoutOrchestrator {
         if (attempt.state() != AttemptState.UNKNOWN) {
             throw new CheckoutProblems.AttemptNotOpen(referenceId, attempt.state().name());
         }
-        Resolution asked = resolve(attempt);
-        if (asked == Resolution.UNREACHABLE) {
+        Outcome asked = resolve(attempt);
+        if (asked == Outcome.UNREACHABLE) {
             throw new PaymentOutcomeUnknownProblem(referenceId, properties.retryAfter());
         }
-        if (asked != Resolution.STILL_UNKNOWN || !attempts.abandon(referenceId, actor, reason)) {
+        if (asked != Outcome.STILL_UNKNOWN || !attempts.abandon(referenceId, actor, reason)) {
             Attempt now = attempts.findByReference(referenceId).orElseThrow();
             throw new CheckoutProblems.AttemptNotOpen(referenceId, now.state().name());
         }
@@ -203,7 +201,7 @@ class CheckoutOrchestrator {
             return;
         }
         if (attempt.pspPaymentId() == null) {
-            if (attempt.state() != AttemptState.FAILED && resolve(attempt) == Resolution.UNREACHABLE) {
+            if (attempt.state() != AttemptState.FAILED && resolve(attempt) == Outcome.UNREACHABLE) {
                 throw new PaymentOutcomeUnknown("reference look-up failed for " + attempt.referenceId());
             }
             return;
@@ -212,11 +210,7 @@ class CheckoutOrchestrator {
     }
 
     private void markUnknownAfter(Attempt attempt, Throwable cause) {
-        try {
-            attempts.markUnknown(attempt.id());
-        } catch (RuntimeException alsoFailed) {
-            cause.addSuppressed(alsoFailed); // the sweep ages IN_FLIGHT into UNKNOWN in any case
-        }
+        Unclassified.markUnknown(attempts, attempt.id(), cause);
         metrics.checkout("unknown");
         log.error("checkout referenceId={} ended unclassified, marked UNKNOWN", attempt.referenceId(), cause);
     }
@@ -235,13 +229,5 @@ class CheckoutOrchestrator {
 
     private static String newReference() {
         return "chk_" + UUID.randomUUID().toString().replace("-", "");
-    }
-
-    enum Resolution {
-        READY, FAILED, STILL_UNKNOWN, UNREACHABLE, FENCED;
-
-        boolean isUnresolved() {
-            return this == STILL_UNKNOWN || this == UNREACHABLE;
-        }
     }
 }

@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.common.jobs.SweepLoop.Outcome;
 import com.acme.payments.common.money.Amounts;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;
@@ -106,13 +107,14 @@ class DepositApplier {
         return new OutboxEntry("duplicate_charge", "order", order.orderRef(), paymentId, body);
     }
 
-    /** The sweep's apply: only while its lease on the attempt is still the current one. Empty when fenced. */
+    /** The sweep's apply: only while its lease on the attempt is still the current one. */
     @Transactional
-    java.util.Optional<Applied> applyUnderLease(Attempt attempt, PspPayment payment) {
+    Outcome applyUnderLease(Attempt attempt, PspPayment payment) {
         if (!attempts.holdLease(attempt.id(), attempt.leaseVersion())) {
-            return java.util.Optional.empty();
+            return Outcome.FENCED;
         }
-        return java.util.Optional.of(apply(attempt, payment));
+        apply(attempt, payment);
+        return Outcome.RESOLVED;
     }
 
     private static OutboxEntry orderPaid(Order order, PspPayment payment) {

@@ -1,8 +1,11 @@
 package com.acme.payments.checkout;
 
+import java.time.Duration;
+
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.common.jobs.SweepLoop.Outcome;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PspPayment;
 
@@ -25,20 +28,19 @@ class OperationApplier {
     }
 
     /**
-     * The sweep's apply: nothing is written once another instance holds the lease. Empty when fenced.
+     * The sweep's apply: nothing is written once another instance holds the lease ({@code FENCED}).
      * A payment still AUTHORIZED once the operation is older than {@code notPerformedAfter} closes the
      * operation as not performed, so an UNKNOWN capture/void never blocks its order for good.
      */
     @Transactional
-    java.util.Optional<Boolean> applyUnderLease(Operation operation, PspPayment payment,
-            java.time.Duration notPerformedAfter) {
+    Outcome applyUnderLease(Operation operation, PspPayment payment, Duration notPerformedAfter) {
         if (!operations.holdLease(operation.id(), operation.leaseVersion())) {
-            return java.util.Optional.empty();
+            return Outcome.FENCED;
         }
-        if (payment.paymentState() == PaymentState.AUTHORIZED) {
-            return java.util.Optional.of(operations.settleNotPerformed(operation.id(), notPerformedAfter));
-        }
-        return java.util.Optional.of(apply(operation, payment));
+        boolean settled = payment.paymentState() == PaymentState.AUTHORIZED
+                ? operations.settleNotPerformed(operation.id(), notPerformedAfter)
+                : apply(operation, payment);
+        return settled ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
     }
 
     /** True when the operation is settled (by this call or before). */

@@ -1,16 +1,22 @@
 package com.acme.payments.checkout;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+
+import com.acme.payments.common.jobs.Rows;
+import com.acme.payments.common.jobs.SweptTable;
 
 /** Owns {@code psp_payment_operation}: capture/void claimed before the call, settled conditionally. */
 @Repository
 @Transactional
-class OperationStore {
+class OperationStore implements SweptTable<Operation> {
 
     private static final String CLAIM = """
             INSERT INTO psp_payment_operation (order_id, kind, state, psp_payment_id, requested_by)
@@ -98,35 +104,36 @@ class OperationStore {
         return jdbc.sql(BY_ID).param("id", id).query(ROW).single();
     }
 
-    boolean markUnknown(long id) {
-        return jdbc.sql(MARK_UNKNOWN).param("id", id).update() == 1;
+    @Override
+    public boolean markUnknown(long id) {
+        return Rows.atMostOne(jdbc.sql(MARK_UNKNOWN).param("id", id).update(), "psp_payment_operation");
     }
 
     boolean settle(long id, boolean done, String errorCode, String errorMessage) {
-        int rows = jdbc.sql(SETTLE).param("id", id).param("state", done ? "DONE" : "FAILED")
-                .param("errorCode", errorCode).param("errorMessage", errorMessage).update();
-        if (rows > 1) {
-            throw new IllegalStateException("settled " + rows + " operations for one id");
-        }
-        return rows == 1;
+        return Rows.atMostOne(jdbc.sql(SETTLE).param("id", id).param("state", done ? "DONE" : "FAILED")
+                .param("errorCode", errorCode).param("errorMessage", errorMessage).update(), "psp_payment_operation");
     }
 
     /** True when the operation was old enough to close as not performed (see {@link #SETTLE_NOT_PERFORMED}). */
-    boolean settleNotPerformed(long id, java.time.Duration age) {
-        return jdbc.sql(SETTLE_NOT_PERFORMED).param("id", id).param("ageSeconds", age.toSeconds()).update() == 1;
+    boolean settleNotPerformed(long id, Duration age) {
+        return Rows.atMostOne(jdbc.sql(SETTLE_NOT_PERFORMED).param("id", id).param("ageSeconds", age.toSeconds())
+                .update(), "psp_payment_operation");
     }
 
-    int ageInFlight(java.time.Duration age, int limit) {
+    @Override
+    public int ageInFlight(Duration age, int limit) {
         return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
     }
 
-    java.util.List<Operation> claimUnknown(java.time.Duration lease, int limit) {
+    @Override
+    public List<Operation> claimUnknown(Duration lease, int limit) {
         return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit).query(ROW).list();
     }
 
     /** Locks the row if the caller's lease is still current; false when another instance took it over. */
-    @Transactional(propagation = org.springframework.transaction.annotation.Propagation.MANDATORY)
-    boolean holdLease(long id, long version) {
+    @Override
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean holdLease(long id, long version) {
         return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
     }
 

@@ -2,18 +2,28 @@ package com.acme.payments.checkout;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
-/** The straggler poll ({@code payments.stragglers.*}): orders non-final past {@code grace} are polled. */
+/**
+ * The straggler poll ({@code payments.stragglers.*}): orders non-final past {@code grace} are polled.
+ *
+ * @param enabled whether this instance runs the poll
+ * @param interval pause between two runs
+ * @param initialDelay delay after start before the first run
+ * @param grace age of a PROCESSING/AUTHORIZED order before the PSP is asked about it
+ * @param batchSize orders claimed per run
+ */
+@Validated
 @ConfigurationProperties("payments.stragglers")
-public record StragglerProperties(Boolean enabled, Duration interval, Duration initialDelay, Duration grace,
-        Integer batchSize) {
-
-    public StragglerProperties {
-        enabled = enabled == null || enabled;
-        interval = interval == null ? Duration.ofMinutes(5) : interval;
-        initialDelay = initialDelay == null ? Duration.ofSeconds(60) : initialDelay;
-        grace = grace == null ? Duration.ofMinutes(15) : grace;
-        batchSize = batchSize == null ? 100 : batchSize;
-    }
+public record StragglerProperties(@DefaultValue("true") Boolean enabled,
+        @DefaultValue("5m") @DurationMin(millis = 1) Duration interval,
+        @DefaultValue("60s") Duration initialDelay,
+        @DefaultValue("15m") @DurationMin(millis = 1) Duration grace,
+        @DefaultValue("100") @Min(1) @Max(1000) Integer batchSize) {
 }

@@ -3,17 +3,25 @@ package com.acme.payments.order;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.common.money.Amounts;
 import com.acme.payments.psp.PspPayment;
 
-/** Owns {@code orders}: creation, look-ups and the conditional status moves. */
+/**
+ * Owns {@code orders}: creation, look-ups, the conditional status moves and the refund reservation on
+ * {@code refunded_amount}. Other features change an order only through these methods; the ones marked
+ * {@code Propagation.MANDATORY} only ever join the caller's transaction (a checkout claim, a refund claim
+ * or settlement).
+ */
 @Repository
 @Transactional
 public class OrderStore {
@@ -64,6 +72,16 @@ public class OrderStore {
              WHERE id = :id AND status IN (:from)
                AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
                                 AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
+            """;
+    private static final String LOCK_FOR_REFUND = "SELECT status, paid_currency FROM orders WHERE id = :id FOR UPDATE";
+    /** Self-serialising: two reservations can never together exceed what was paid. */
+    private static final String RESERVE_REFUND = """
+            UPDATE orders SET refunded_amount = refunded_amount + :amount, updated_at = now()
+             WHERE id = :id AND status = 'PAID' AND refunded_amount + :amount <= paid_amount
+            """;
+    private static final String RELEASE_REFUND = """
+            UPDATE orders SET refunded_amount = refunded_amount - :amount, updated_at = now()
+             WHERE id = :id AND refunded_amount >= :amount
             """;
     private static final String REOPEN_FAILED = """
             UPDATE orders SET status = 'AWAITING_PAYMENT', updated_at = now()
@@ -145,14 +163,41 @@ public class OrderStore {
         return single(rows);
     }
 
-    public java.util.List<Long> claimStragglers(java.time.Duration grace, int limit) {
+    public List<Long> claimStragglers(Duration grace, int limit) {
         return jdbc.sql(CLAIM_STRAGGLERS).param("graceSeconds", grace.toSeconds()).param("limit", limit)
                 .query(Long.class).list();
     }
 
     /** A new checkout on a failed order makes it payable again (in the claim's transaction). */
+    @Transactional(propagation = Propagation.MANDATORY)
     public boolean reopenIfFailed(long orderId) {
         return single(jdbc.sql(REOPEN_FAILED).param("id", orderId).update());
+    }
+
+    /**
+     * Locks the order row for the rest of the caller's transaction (serialising every refund guard of the
+     * order) and returns what a refund checks under that lock.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Locked lockForRefund(long orderId) {
+        return jdbc.sql(LOCK_FOR_REFUND).param("id", orderId)
+                .query((rs, n) -> new Locked(rs.getString("status"), rs.getString("paid_currency"))).single();
+    }
+
+    /** An order's status and paid currency, read under its row lock. */
+    public record Locked(String status, String paidCurrency) {
+    }
+
+    /** Reserves a refund on a PAID order; false when it would exceed what was paid (or the order is not PAID). */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean reserveRefund(long orderId, BigDecimal amount) {
+        return single(jdbc.sql(RESERVE_REFUND).param("id", orderId).param("amount", amount).update());
+    }
+
+    /** Gives a failed refund's reservation back; false when there is less reserved than that (a bug upstream). */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean releaseRefund(long orderId, BigDecimal amount) {
+        return single(jdbc.sql(RELEASE_REFUND).param("id", orderId).param("amount", amount).update());
     }
 
     private static boolean single(int rows) {

@@ -2,57 +2,70 @@ package com.acme.payments.outbox;
 
 import java.time.Duration;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * The outbox relay's settings ({@code payments.outbox.*}). Sink URLs are optional: a kind whose sink
  * is not configured stays pending (never dead, never dropped) and shows in the
  * {@code payments.outbox.unroutable} gauge.
+ *
+ * @param enabled whether this instance runs the relay
+ * @param interval pause between two relay polls
+ * @param batchSize rows claimed per poll
+ * @param concurrency sink calls in flight at once per instance
+ * @param lease how long a claimed row is hidden from other relays; at least twice one sink call
+ * @param maxAttempts delivery attempts before a row is parked as dead
+ * @param backoff delay before the first retry (doubles per attempt, with jitter)
+ * @param maxBackoff cap of the retry delay
+ * @param metricsRefresh refresh period of the outbox gauges (read from the database)
+ * @param sinks where each effect kind goes, and the call timeouts
+ * @param prune deletion of delivered rows and old dedup records
  */
+@Validated
 @ConfigurationProperties("payments.outbox")
-public record OutboxProperties(Boolean enabled, Duration interval, Integer batchSize, Integer concurrency,
-        Duration lease, Integer maxAttempts, Duration backoff, Duration maxBackoff, Duration metricsRefresh,
-        Sinks sinks, Prune prune) {
+public record OutboxProperties(@DefaultValue("true") Boolean enabled,
+        @DefaultValue("1s") @DurationMin(millis = 1) Duration interval,
+        @DefaultValue("100") @Min(1) @Max(1000) Integer batchSize,
+        @DefaultValue("4") @Min(1) @Max(64) Integer concurrency,
+        @DefaultValue("60s") @DurationMin(millis = 1) Duration lease,
+        @DefaultValue("10") @Min(1) Integer maxAttempts,
+        @DefaultValue("1s") @DurationMin(millis = 1) Duration backoff,
+        @DefaultValue("10m") @DurationMin(millis = 1) Duration maxBackoff,
+        @DefaultValue("5s") @DurationMin(millis = 1) Duration metricsRefresh,
+        @DefaultValue @Valid Sinks sinks, @DefaultValue @Valid Prune prune) {
 
-    public OutboxProperties {
-        enabled = enabled == null || enabled;
-        interval = positive(interval, Duration.ofSeconds(1), "interval");
-        batchSize = batchSize == null ? 100 : batchSize;
-        concurrency = concurrency == null ? 4 : concurrency;
-        lease = positive(lease, Duration.ofSeconds(60), "lease");
-        maxAttempts = maxAttempts == null ? 10 : maxAttempts;
-        backoff = positive(backoff, Duration.ofSeconds(1), "backoff");
-        maxBackoff = positive(maxBackoff, Duration.ofMinutes(10), "max-backoff");
-        metricsRefresh = positive(metricsRefresh, Duration.ofSeconds(5), "metrics-refresh");
-        sinks = sinks == null ? new Sinks(null, null, null, null, null, null, null, null) : sinks;
-        prune = prune == null ? new Prune(null, null, null, null, null) : prune;
-        if (batchSize < 1 || batchSize > 1000) {
-            throw new IllegalArgumentException("payments.outbox.batch-size must be between 1 and 1000");
-        }
-        if (concurrency < 1 || concurrency > 64) {
-            throw new IllegalArgumentException("payments.outbox.concurrency must be between 1 and 64");
-        }
-        if (maxAttempts < 1) {
-            throw new IllegalArgumentException("payments.outbox.max-attempts must be at least 1");
-        }
-        // A row's lease must outlive one sink call, or a slow call would always lose its lease.
-        if (lease.compareTo(sinks.callBudget().multipliedBy(2)) < 0) {
-            throw new IllegalArgumentException(
-                    "payments.outbox.lease must be at least twice the sink connect + read timeout");
-        }
+    /** A row's lease must outlive one sink call, or a slow call would always lose its lease. */
+    @AssertTrue(message = "payments.outbox.lease must be at least twice the sink connect + read timeout")
+    public boolean isLeaseAtLeastTwoSinkCalls() {
+        return lease == null || sinks == null || sinks.connectTimeout() == null || sinks.readTimeout() == null
+                || lease.compareTo(sinks.callBudget().multipliedBy(2)) >= 0;
     }
 
     /**
-     * Where each effect kind goes, how long one call may take, and each sink's signing secret (blank:
-     * that sink's deliveries are not signed).
+     * Where each effect kind goes, and how long one call may take.
+     *
+     * @param notifyUrl the notification sink ({@code NOTIFY_SINK_URL}); unset: those kinds wait
+     * @param conversionUrl the conversion sink ({@code CONVERSION_SINK_URL}); unset: those kinds wait
+     * @param fulfilmentUrl the fulfilment sink of {@code order_paid} ({@code FULFILMENT_SINK_URL}); unset: it waits
+     * @param connectTimeout connect timeout of one sink call
+     * @param readTimeout read timeout of one sink call
+     * @param notifySecret signing secret of the notification sink's {@code Payments-Signature}
+     *        ({@code NOTIFY_SINK_SECRET}); blank: its deliveries are not signed; never logged
+     * @param conversionSecret signing secret of the conversion sink ({@code CONVERSION_SINK_SECRET})
+     * @param fulfilmentSecret signing secret of the fulfilment sink ({@code FULFILMENT_SINK_SECRET})
      */
-    public record Sinks(String notifyUrl, String conversionUrl, String fulfilmentUrl, Duration connectTimeout,
-            Duration readTimeout, String notifySecret, String conversionSecret, String fulfilmentSecret) {
-
-        public Sinks {
-            connectTimeout = positive(connectTimeout, Duration.ofSeconds(2), "sinks.connect-timeout");
-            readTimeout = positive(readTimeout, Duration.ofSeconds(10), "sinks.read-timeout");
-        }
+    public record Sinks(String notifyUrl, String conversionUrl, String fulfilmentUrl,
+            @DefaultValue("2s") @DurationMin(millis = 1) Duration connectTimeout,
+            @DefaultValue("10s") @DurationMin(millis = 1) Duration readTimeout, String notifySecret,
+            String conversionSecret, String fulfilmentSecret) {
 
         /** The longest one sink call can take. */
         Duration callBudget() {
@@ -66,26 +79,19 @@ public record OutboxProperties(Boolean enabled, Duration interval, Integer batch
         }
     }
 
-    /** Deletion of delivered rows and old dedup records. */
-    public record Prune(Boolean enabled, Duration interval, Duration retention, Duration dedupRetention,
-            Integer batchSize) {
-
-        public Prune {
-            enabled = enabled == null || enabled;
-            interval = positive(interval, Duration.ofHours(1), "prune.interval");
-            retention = positive(retention, Duration.ofDays(7), "prune.retention");
-            dedupRetention = positive(dedupRetention, Duration.ofDays(30), "prune.dedup-retention");
-            batchSize = batchSize == null ? 1000 : batchSize;
-        }
-    }
-
-    private static Duration positive(Duration value, Duration fallback, String name) {
-        if (value == null) {
-            return fallback;
-        }
-        if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException("payments.outbox." + name + " must be positive");
-        }
-        return value;
+    /**
+     * Deletion of delivered rows and old dedup records.
+     *
+     * @param enabled whether this instance prunes
+     * @param interval pause between two prunes
+     * @param retention age of a delivered row before it is deleted
+     * @param dedupRetention age of a dedup record before it is deleted
+     * @param batchSize rows deleted per statement
+     */
+    public record Prune(@DefaultValue("true") Boolean enabled,
+            @DefaultValue("1h") @DurationMin(millis = 1) Duration interval,
+            @DefaultValue("7d") @DurationMin(millis = 1) Duration retention,
+            @DefaultValue("30d") @DurationMin(millis = 1) Duration dedupRetention,
+            @DefaultValue("1000") @Min(1) Integer batchSize) {
     }
 }

@@ -45,7 +45,9 @@ final class RelaySession implements AutoCloseable {
      * id after a lost session). Throws when the database cannot be reached: no claim without it.
      */
     synchronized int hold() throws SQLException {
-        if (connection != null && connection.isValid(2)) {
+        // 10 s: on a starved machine a slow answer must not make a living session look lost (closing
+        // it would free the lock)
+        if (connection != null && connection.isValid(10)) {
             return holder;
         }
         if (connection != null) {

@@ -52,10 +52,8 @@ class InboxReplayer implements SchedulingConfigurer {
         this.clock = clock;
         this.metrics = new JobMetrics(registry, "inbox-replay");
         this.backoff = new Backoff(clock, properties.interval(), Duration.ofMinutes(15));
-        gauges.register("payments.inbox.unprocessed", "PSP webhook receipts not applied yet", null, Tags.empty(),
-                () -> inbox.unprocessedStats()[0]);
-        gauges.register("payments.inbox.unprocessed.oldest.age", "Age of the oldest unprocessed receipt", "seconds",
-                Tags.empty(), () -> inbox.unprocessedStats()[1]);
+        gauges.registerOpen("payments.inbox.unprocessed", Tags.empty(), "PSP webhook receipts not applied yet",
+                "Age of the oldest unprocessed receipt", inbox::unprocessedRows);
     }
 
     @Override

@@ -1,12 +1,17 @@
 package com.acme.payments.psp;
 
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+
+import com.acme.payments.common.jobs.OpenRows;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -90,22 +95,22 @@ class InboxStore {
         jdbc.sql(SUPERSEDE).param("id", id).update();
     }
 
-    List<Leased> leaseDue(java.time.Duration minAge, int limit) {
+    List<Leased> leaseDue(Duration minAge, int limit) {
         return jdbc.sql(LEASE_DUE).param("minAgeSeconds", minAge.toSeconds()).param("limit", limit)
                 .query((rs, n) -> new Leased(rs.getLong("id"), rs.getString("payment_id"), rs.getString("state"),
                         rs.getLong("lease_version")))
                 .list();
     }
 
-    @Transactional(propagation = org.springframework.transaction.annotation.Propagation.MANDATORY)
+    @Transactional(propagation = Propagation.MANDATORY)
     boolean holdLease(long id, long version) {
         return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
     }
 
     /** Open receipts and the age in seconds of the oldest, for the gauges. */
     @Transactional(readOnly = true)
-    double[] unprocessedStats() {
-        return jdbc.sql(UNPROCESSED_STATS).query((rs, n) -> new double[] { rs.getDouble("open"), rs.getDouble("oldest") })
+    OpenRows unprocessedRows() {
+        return jdbc.sql(UNPROCESSED_STATS).query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest")))
                 .single();
     }
 
@@ -115,7 +120,7 @@ class InboxStore {
 
     /** What we keep of a receipt: the payment's own fields, never the customer block. */
     private static Map<String, Object> receipt(PspPayment payment) {
-        var fields = new java.util.LinkedHashMap<String, Object>();
+        var fields = new LinkedHashMap<String, Object>();
         fields.put("id", payment.id());
         fields.put("referenceId", payment.referenceId());
         fields.put("paymentType", payment.paymentType());

@@ -1,36 +1,49 @@
 package com.acme.payments.psp;
 
-import java.net.URI;
 import java.time.Duration;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
 
-import com.acme.payments.common.config.MissingSetting;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+import com.acme.payments.common.config.RequiredSetting;
 
 /**
- * How to reach the PSP. {@code PSP_API_URL}, {@code PSP_API_KEY} and {@code PSP_SIGNING_KEY} are
- * required; the service refuses to start without them. The read timeout bounds every PSP call,
- * including those made by the sweeps. {@code webhookUrl} is where the PSP posts this service's webhooks
- * ({@code /webhooks/psp} under {@code APP_PUBLIC_URL}, the load balancer's address); the client sends it
- * with every create, so no caller (checkout, refund) needs to know it.
+ * How to reach the PSP ({@code payments.psp.*}). The URL and both keys are required: the service
+ * refuses to start without them, naming the variable. The read timeout bounds every PSP call,
+ * including those made by the sweeps. The client sends {@code webhookUrl} with every create, so no
+ * caller (checkout, refund) needs to know it.
+ *
+ * @param apiUrl base URL of the PSP Gateway API ({@code PSP_API_URL}); required
+ * @param apiKey Bearer key of the PSP API ({@code PSP_API_KEY}); required, never logged
+ * @param signingKey HMAC-SHA256 key of the PSP webhook {@code Signature} header ({@code PSP_SIGNING_KEY});
+ *        required, never logged
+ * @param connectTimeout connect timeout of every PSP call
+ * @param readTimeout read timeout of every PSP call (the sweep's in-flight age must exceed it)
+ * @param userAgent User-Agent header sent to the PSP
+ * @param webhookUrl where the PSP posts this service's webhooks: {@code /webhooks/psp} under
+ *        {@code APP_PUBLIC_URL}, the load balancer's address (application.yml builds it); never localhost by
+ *        default
  */
+@Validated
 @ConfigurationProperties("payments.psp")
-public record PspProperties(String apiUrl, String apiKey, String signingKey, Duration connectTimeout,
-        Duration readTimeout, String userAgent, String webhookUrl) {
+public record PspProperties(@NotBlank(message = RequiredSetting.PSP_API_URL) String apiUrl,
+        @NotBlank(message = RequiredSetting.PSP_API_KEY) String apiKey,
+        @NotBlank(message = RequiredSetting.PSP_SIGNING_KEY) String signingKey,
+        @DefaultValue("5s") Duration connectTimeout, @DefaultValue("30s") Duration readTimeout,
+        @DefaultValue("acme-payments/0.1 (+checkout)") String userAgent,
+        // "/webhooks/psp" alone is what an unset APP_PUBLIC_URL leaves: the same one start-up line
+        @Pattern(regexp = "https?://.+", message = RequiredSetting.APP_PUBLIC_URL) String webhookUrl) {
 
     static final String WEBHOOK_PATH = "/webhooks/psp";
 
     public PspProperties {
-        MissingSetting.require(apiUrl, "PSP_API_URL");
-        MissingSetting.require(apiKey, "PSP_API_KEY");
-        MissingSetting.require(signingKey, "PSP_SIGNING_KEY");
-        connectTimeout = connectTimeout == null ? Duration.ofSeconds(5) : connectTimeout;
-        readTimeout = readTimeout == null ? Duration.ofSeconds(30) : readTimeout;
-        userAgent = userAgent == null || userAgent.isBlank() ? "acme-payments/0.1 (+checkout)" : userAgent;
-        webhookUrl = webhookUrl == null || webhookUrl.isBlank() || webhookUrl.startsWith("/")
-                ? "http://localhost:8080" + WEBHOOK_PATH
-                : webhookUrl.replaceFirst("/+" + WEBHOOK_PATH.substring(1) + "$", WEBHOOK_PATH); // APP_PUBLIC_URL may end in '/'
-        URI.create(webhookUrl);
+        if (webhookUrl != null) { // APP_PUBLIC_URL may end in '/'
+            webhookUrl = webhookUrl.replaceFirst("/+" + WEBHOOK_PATH.substring(1) + "$", WEBHOOK_PATH);
+        }
     }
 
     @Override

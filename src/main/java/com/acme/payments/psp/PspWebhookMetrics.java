@@ -13,10 +13,20 @@ class PspWebhookMetrics {
 
     PspWebhookMetrics(MeterRegistry registry) {
         this.registry = registry;
+        // at zero from the start, so dashboards and rate() see every outcome before its first event
+        for (WebhookOutcome outcome : WebhookOutcome.values()) {
+            counter(outcome.value());
+        }
+        counter("bad_signature");
+        counter("unparseable");
     }
 
     void outcome(String outcome) {
-        Counter.builder("payments.webhook.psp").description("PSP webhook deliveries by outcome")
-                .tag("outcome", outcome).register(registry).increment();
+        counter(outcome).increment();
+    }
+
+    private Counter counter(String outcome) {
+        return Counter.builder("payments.webhook.psp").description("PSP webhook deliveries by outcome")
+                .tag("outcome", outcome).register(registry);
     }
 }

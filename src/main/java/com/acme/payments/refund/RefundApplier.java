@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.common.jobs.SweepLoop.Outcome;
 import com.acme.payments.order.OrderStore;
 import com.acme.payments.outbox.OutboxEntry;
 import com.acme.payments.outbox.OutboxStore;
@@ -87,13 +88,14 @@ class RefundApplier {
         return false;
     }
 
-    /** The sweep's settle: writes nothing once another instance holds the lease. Empty when fenced. */
+    /** The sweep's settle: writes nothing once another instance holds the lease ({@code FENCED}). */
     @Transactional
-    Optional<Boolean> settleUnderLease(Refund refund, PspPayment payment) {
+    Outcome settleUnderLease(Refund refund, PspPayment payment) {
         if (!refunds.holdLease(refund.id(), refund.leaseVersion())) {
-            return Optional.empty();
+            return Outcome.FENCED;
         }
-        return Optional.of(settle(refund, payment));
+        settle(refund, payment);
+        return Outcome.RESOLVED;
     }
 
     /** UNKNOWN → FAILED (abandoned) with the reservation released, in one transaction. */

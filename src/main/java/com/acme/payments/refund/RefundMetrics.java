@@ -2,6 +2,7 @@ package com.acme.payments.refund;
 
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -35,6 +36,8 @@ class RefundMetrics implements SchedulingConfigurer {
         this.registry = registry;
         this.refunds = refunds;
         this.refresh = properties.gaugeRefresh();
+        // at zero from the start, so dashboards and rate() see every outcome before its first event
+        List.of("done", "failed", "rejected", "unknown", "abandoned", "reversed", "revived").forEach(this::counter);
     }
 
     @Override
@@ -43,8 +46,12 @@ class RefundMetrics implements SchedulingConfigurer {
     }
 
     void settled(String outcome) {
-        Counter.builder("payments.refunds").description("Refund settlements by outcome").tag("outcome", outcome)
-                .register(registry).increment();
+        counter(outcome).increment();
+    }
+
+    private Counter counter(String outcome) {
+        return Counter.builder("payments.refunds").description("Refund settlements by outcome").tag("outcome", outcome)
+                .register(registry);
     }
 
     void refreshReserved() {

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.jobs.SweepLoop;
+import com.acme.payments.common.jobs.Unclassified;
 import com.acme.payments.common.money.Amounts;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
@@ -126,8 +127,7 @@ class RefundOrchestrator {
         PspPayment payment = found.stream().filter(p -> !p.paymentState().isFailure()).findFirst()
                 .orElse(found.get(0));
         if (underLease) {
-            return applier.settleUnderLease(refund, payment).isPresent() ? SweepLoop.Outcome.RESOLVED
-                    : SweepLoop.Outcome.FENCED;
+            return applier.settleUnderLease(refund, payment);
         }
         applier.settle(refund, payment);
         return SweepLoop.Outcome.RESOLVED;
@@ -178,11 +178,7 @@ class RefundOrchestrator {
     }
 
     private void markUnknownAfter(Refund refund, Throwable cause) {
-        try {
-            refunds.markUnknown(refund.id());
-        } catch (RuntimeException alsoFailed) {
-            cause.addSuppressed(alsoFailed); // the sweep ages IN_FLIGHT into UNKNOWN in any case
-        }
+        Unclassified.markUnknown(refunds, refund.id(), cause);
         log.error("refund referenceId={} ended unclassified, marked UNKNOWN", refund.referenceId(), cause);
     }
 

@@ -2,21 +2,23 @@ package com.acme.payments.refund;
 
 import java.time.Duration;
 
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
- * Refund settings ({@code payments.refunds.*}), each default written once here. The Retry-After of a
- * refund whose outcome is not known yet ({@code retryAfter}), of a new refund refused while another of
- * the order's is UNKNOWN ({@code blockedRetryAfter}: the sweep has to settle that one first, so longer),
- * and how often the reserved-amount gauge is re-read from the database. The sweep is the shared
+ * Refund settings ({@code payments.refunds.*}), each default written once here. The sweep is the shared
  * {@code payments.sweep.*}.
+ *
+ * @param retryAfter the Retry-After of a refund whose outcome is not known yet ({@code refund-outcome-unknown})
+ * @param blockedRetryAfter the Retry-After of a new refund refused while another of the order's is UNKNOWN
+ *        ({@code refund-blocked-by-unknown}): the sweep has to settle that one first, so longer
+ * @param gaugeRefresh how often the reserved-amount gauge is re-read from the database
  */
+@Validated
 @ConfigurationProperties("payments.refunds")
-record RefundProperties(Duration retryAfter, Duration blockedRetryAfter, Duration gaugeRefresh) {
-
-    RefundProperties {
-        retryAfter = retryAfter == null ? Duration.ofSeconds(10) : retryAfter;
-        blockedRetryAfter = blockedRetryAfter == null ? Duration.ofSeconds(30) : blockedRetryAfter;
-        gaugeRefresh = gaugeRefresh == null ? Duration.ofSeconds(15) : gaugeRefresh;
-    }
+record RefundProperties(@DefaultValue("10s") @DurationMin(millis = 1) Duration retryAfter,
+        @DefaultValue("30s") @DurationMin(millis = 1) Duration blockedRetryAfter,
+        @DefaultValue("15s") @DurationMin(millis = 1) Duration gaugeRefresh) {
 }

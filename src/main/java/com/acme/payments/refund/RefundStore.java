@@ -3,13 +3,23 @@ package com.acme.payments.refund;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+
+import com.acme.payments.common.jobs.OpenRows;
+import com.acme.payments.common.jobs.Rows;
+import com.acme.payments.common.jobs.SweptTable;
+import com.acme.payments.common.ops.Unresolved;
+import com.acme.payments.order.OrderStore;
 
 import com.acme.payments.refund.RefundProblems.OrderNotRefundable;
 import com.acme.payments.refund.RefundProblems.RefundBlockedByUnknown;
@@ -17,16 +27,16 @@ import com.acme.payments.refund.RefundProblems.RefundExceedsRemainder;
 import com.acme.payments.refund.RefundProblems.RefundKeyReused;
 
 /**
- * Owns {@code psp_refund_attempt} and the refund reservation on {@code orders.refunded_amount}. The claim
+ * Owns {@code psp_refund_attempt}. The refund reservation on {@code orders.refunded_amount} is written
+ * by {@link OrderStore} (the owner of {@code orders}), called inside this Store's transactions. The claim
  * is one committed transaction under the order's row lock; settlement is state-conditional, and only a
  * settlement that moved the row to FAILED gives the reservation back — so it happens exactly once,
  * whoever settles (owner, retry, webhook, sweep).
  */
 @Repository
 @Transactional
-class RefundStore {
+class RefundStore implements SweptTable<Refund> {
 
-    private static final String LOCK_ORDER = "SELECT status, paid_currency FROM orders WHERE id = :orderId FOR UPDATE";
     private static final String BY_KEY = "SELECT * FROM psp_refund_attempt WHERE order_id = :orderId AND refund_key = :key";
     private static final String OTHER_UNKNOWN = """
             SELECT EXISTS (SELECT 1 FROM psp_refund_attempt
@@ -37,15 +47,6 @@ class RefundStore {
                                             reason)
             VALUES (:orderId, :key, :referenceId, :amount, :currency, 'IN_FLIGHT', :actor, :reason)
             RETURNING *
-            """;
-    /** Self-serialising: two reservations can never together exceed what was paid. */
-    private static final String RESERVE = """
-            UPDATE orders SET refunded_amount = refunded_amount + :amount, updated_at = now()
-             WHERE id = :orderId AND status = 'PAID' AND refunded_amount + :amount <= paid_amount
-            """;
-    private static final String RELEASE = """
-            UPDATE orders SET refunded_amount = refunded_amount - :amount, updated_at = now()
-             WHERE id = :orderId AND refunded_amount >= :amount
             """;
     private static final String SETTLE = """
             UPDATE psp_refund_attempt
@@ -106,10 +107,6 @@ class RefundStore {
     private static final String MARK_UNKNOWN = """
             UPDATE psp_refund_attempt SET state = 'UNKNOWN', updated_at = now() WHERE id = :id AND state = 'IN_FLIGHT'
             """;
-    private static final String LINK_PAYMENT = """
-            UPDATE psp_refund_attempt SET psp_payment_id = :paymentId, updated_at = now()
-             WHERE id = :id AND psp_payment_id IS NULL
-            """;
     private static final String BY_ID = "SELECT * FROM psp_refund_attempt WHERE id = :id";
     private static final String BY_PAYMENT = "SELECT * FROM psp_refund_attempt WHERE psp_payment_id = :paymentId";
     private static final String BY_REFERENCE = "SELECT * FROM psp_refund_attempt WHERE reference_id = :referenceId";
@@ -144,11 +141,13 @@ class RefundStore {
     private static final RowMapper<Refund> ROW = RefundStore::map;
 
     private final JdbcClient jdbc;
+    private final OrderStore orders;
     private final RefundProperties properties;
 
-    RefundStore(JdbcClient jdbc, RefundProperties properties) {
-        this.properties = properties;
+    RefundStore(JdbcClient jdbc, OrderStore orders, RefundProperties properties) {
         this.jdbc = jdbc;
+        this.orders = orders;
+        this.properties = properties;
     }
 
     /**
@@ -158,9 +157,8 @@ class RefundStore {
      */
     Claim claim(long orderId, String key, BigDecimal amount, String currency, String newReference, String actor,
             String reason) {
-        String[] locked = jdbc.sql(LOCK_ORDER).param("orderId", orderId)
-                .query((rs, n) -> new String[] { rs.getString("status"), rs.getString("paid_currency") }).single();
-        String status = locked[0];
+        OrderStore.Locked locked = orders.lockForRefund(orderId);
+        String status = locked.status();
         Optional<Refund> existing = jdbc.sql(BY_KEY).param("orderId", orderId).param("key", key).query(ROW).optional();
         if (existing.isPresent()) {
             Refund refund = existing.get();
@@ -172,9 +170,9 @@ class RefundStore {
         if (!"PAID".equals(status)) {
             throw new OrderNotRefundable(status);
         }
-        if (!currency.equals(locked[1])) { // under the lock: the order read before it was PAID proves nothing
+        if (!currency.equals(locked.paidCurrency())) { // under the lock: the order read before it was PAID proves nothing
             throw com.acme.payments.common.web.Problems.ValidationFailed.of("currency",
-                    "must be the order's paid currency " + locked[1]);
+                    "must be the order's paid currency " + locked.paidCurrency());
         }
         if (jdbc.sql(OTHER_UNKNOWN).param("orderId", orderId).param("key", key).query(Boolean.class).single()) {
             throw new RefundBlockedByUnknown(properties.blockedRetryAfter());
@@ -183,8 +181,7 @@ class RefundStore {
                 .param("referenceId", newReference).param("amount", amount).param("currency", currency)
                 .param("actor", actor).param("reason", reason)
                 .query(ROW).single();
-        int reserved = jdbc.sql(RESERVE).param("orderId", orderId).param("amount", amount).update();
-        if (reserved != 1) {
+        if (!orders.reserveRefund(orderId, amount)) {
             throw new RefundExceedsRemainder(); // rolls back the insert with it
         }
         return new Claim(inserted, true);
@@ -238,13 +235,12 @@ class RefundStore {
      */
     Optional<Refund> reviveAbandoned(long id, String paymentId, String pspState) {
         Refund refund = jdbc.sql(BY_ID).param("id", id).query(ROW).single();
-        jdbc.sql(LOCK_ORDER).param("orderId", refund.orderId()).query((rs, n) -> 1).single();
+        orders.lockForRefund(refund.orderId());
         Refund locked = jdbc.sql(BY_ID).param("id", id).query(ROW).single(); // under the order lock: settled money
         if (!locked.abandoned()) {
             return Optional.empty();
         }
-        int reserved = jdbc.sql(RESERVE).param("orderId", locked.orderId()).param("amount", locked.amount()).update();
-        if (reserved != 1) {
+        if (!orders.reserveRefund(locked.orderId(), locked.amount())) {
             return Optional.empty();
         }
         return Optional.of(jdbc.sql(REVIVE_ABANDONED).param("id", id).param("paymentId", paymentId)
@@ -252,8 +248,7 @@ class RefundStore {
     }
 
     private void release(Refund refund) {
-        int released = jdbc.sql(RELEASE).param("orderId", refund.orderId()).param("amount", refund.amount()).update();
-        if (released != 1) {
+        if (!orders.releaseRefund(refund.orderId(), refund.amount())) {
             throw new IllegalStateException("refund " + refund.id() + ": reservation to release is missing");
         }
     }
@@ -264,14 +259,14 @@ class RefundStore {
     }
 
     @Transactional(readOnly = true)
-    List<com.acme.payments.common.ops.Unresolved> unresolved(int limit) {
+    List<Unresolved> unresolved(int limit) {
         return jdbc.sql(UNRESOLVED).param("limit", limit)
-                .query((rs, n) -> new com.acme.payments.common.ops.Unresolved("refund", rs.getString("reference_id"),
+                .query((rs, n) -> new Unresolved("refund", rs.getString("reference_id"),
                         rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("created_at").toInstant()))
                 .list();
     }
 
-    List<Refund> claimNotFinal(java.time.Duration grace, int limit) {
+    List<Refund> claimNotFinal(Duration grace, int limit) {
         return jdbc.sql(CLAIM_NOT_FINAL).param("graceSeconds", grace.toSeconds()).param("limit", limit).query(ROW)
                 .list();
     }
@@ -280,13 +275,9 @@ class RefundStore {
         return message == null || message.length() <= 500 ? message : message.substring(0, 500);
     }
 
-    boolean markUnknown(long id) {
-        return jdbc.sql(MARK_UNKNOWN).param("id", id).update() == 1;
-    }
-
-    /** Remembers the PSP's id of a refund whose final state is not known yet. */
-    void linkPayment(long id, String paymentId) {
-        jdbc.sql(LINK_PAYMENT).param("id", id).param("paymentId", paymentId).update();
+    @Override
+    public boolean markUnknown(long id) {
+        return Rows.atMostOne(jdbc.sql(MARK_UNKNOWN).param("id", id).update(), "psp_refund_attempt");
     }
 
     @Transactional(readOnly = true)
@@ -310,30 +301,33 @@ class RefundStore {
     }
 
     @Transactional(readOnly = true)
-    java.util.Map<String, BigDecimal> reservedByCurrency() {
-        java.util.Map<String, BigDecimal> reserved = new java.util.HashMap<>();
+    Map<String, BigDecimal> reservedByCurrency() {
+        Map<String, BigDecimal> reserved = new HashMap<>();
         jdbc.sql(RESERVED_BY_CURRENCY).query((rs, n) -> reserved.put(rs.getString("currency"),
                 rs.getBigDecimal("reserved"))).list();
         return reserved;
     }
 
-    int ageInFlight(java.time.Duration age, int limit) {
+    @Override
+    public int ageInFlight(Duration age, int limit) {
         return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
     }
 
-    List<Refund> claimUnknown(java.time.Duration lease, int limit) {
+    @Override
+    public List<Refund> claimUnknown(Duration lease, int limit) {
         return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit).query(ROW).list();
     }
 
     /** Locks the row if the caller's lease is still current; false when another instance took it over. */
-    @Transactional(propagation = org.springframework.transaction.annotation.Propagation.MANDATORY)
-    boolean holdLease(long id, long version) {
+    @Override
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean holdLease(long id, long version) {
         return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
     }
 
     @Transactional(readOnly = true)
-    double[] unknownStats() {
-        return jdbc.sql(UNKNOWN_STATS).query((rs, n) -> new double[] { rs.getDouble("open"), rs.getDouble("oldest") })
+    OpenRows unknownRows() {
+        return jdbc.sql(UNKNOWN_STATS).query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest")))
                 .single();
     }
 

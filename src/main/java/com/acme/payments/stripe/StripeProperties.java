@@ -2,31 +2,41 @@ package com.acme.payments.stripe;
 
 import java.time.Duration;
 
+import jakarta.validation.Valid;
+
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
- * Stripe settings. {@code STRIPE_WEBHOOK_SECRET} and {@code STRIPE_API_KEY} are optional for start-up
- * (the rest of the service must run without billing); the webhook answers 500 and the sync refuses
- * while they are missing. The claim expiry must comfortably exceed the slowest handler; the prune
- * retention is refused below Stripe's three-day retry window, or a late retry would reprocess.
+ * Stripe settings ({@code stripe.*}, env {@code STRIPE_*} by relaxed binding). The secrets are optional
+ * for start-up (the rest of the service must run without billing); the webhook answers 500 and the sync
+ * refuses while they are missing.
+ *
+ * @param webhookSecret the {@code whsec_…} secret of {@code Stripe-Signature} ({@code STRIPE_WEBHOOK_SECRET});
+ *        never logged
+ * @param apiKey the secret API key reconciliation reads invoices with ({@code STRIPE_API_KEY}); never logged
+ * @param apiBase base URL of the Stripe API ({@code STRIPE_API_BASE})
+ * @param signatureTolerance how far a signature's {@code t} may lie from now
+ * @param claimExpiry age of a {@code processing} claim another worker may take over; must comfortably
+ *        exceed the slowest handler
+ * @param apiTimeout connect and read timeout of one Stripe API call
+ * @param prune the scheduled removal of completed event rows
  */
+@Validated
 @ConfigurationProperties("stripe")
-public record StripeProperties(String webhookSecret, String apiKey, String apiBase, Duration signatureTolerance,
-        Duration claimExpiry, Duration apiTimeout, Prune prune) {
-
-    static final Duration MIN_RETENTION = Duration.ofDays(3);
+public record StripeProperties(String webhookSecret, String apiKey,
+        @DefaultValue("https://api.stripe.com") String apiBase,
+        @DefaultValue("300s") @DurationMin(millis = 1) Duration signatureTolerance,
+        @DefaultValue("2m") @DurationMin(millis = 1) Duration claimExpiry,
+        @DefaultValue("20s") @DurationMin(millis = 1) Duration apiTimeout,
+        @DefaultValue @Valid Prune prune) {
 
     public StripeProperties {
         webhookSecret = blankToNull(webhookSecret);
         apiKey = blankToNull(apiKey);
-        apiBase = apiBase == null || apiBase.isBlank() ? "https://api.stripe.com" : apiBase.strip();
-        signatureTolerance = signatureTolerance == null ? Duration.ofSeconds(300) : signatureTolerance;
-        claimExpiry = claimExpiry == null ? Duration.ofMinutes(2) : claimExpiry;
-        apiTimeout = apiTimeout == null ? Duration.ofSeconds(20) : apiTimeout;
-        prune = prune == null ? new Prune(null, null, null) : prune;
-        if (claimExpiry.isNegative() || claimExpiry.isZero()) {
-            throw new IllegalArgumentException("stripe.claim-expiry must be positive");
-        }
+        apiBase = apiBase == null ? null : apiBase.strip();
     }
 
     public boolean webhookConfigured() {
@@ -37,17 +47,18 @@ public record StripeProperties(String webhookSecret, String apiKey, String apiBa
         return apiKey != null;
     }
 
-    /** The scheduled removal of completed event rows. */
-    public record Prune(Boolean enabled, Duration retention, Duration interval) {
-        public Prune {
-            enabled = enabled == null || enabled;
-            retention = retention == null ? Duration.ofDays(30) : retention;
-            interval = interval == null ? Duration.ofHours(1) : interval;
-            if (retention.compareTo(MIN_RETENTION) < 0) {
-                throw new IllegalArgumentException("stripe.prune.retention must be at least 3d (Stripe retries for "
-                        + "three days; a shorter retention lets a late retry reprocess), was " + retention);
-            }
-        }
+    /**
+     * The scheduled removal of completed event rows.
+     *
+     * @param enabled whether this instance prunes
+     * @param retention age of a completed event row before it is removed; at least 3d, Stripe's retry window,
+     *        or a late retry would reprocess
+     * @param interval pause between two prunes
+     */
+    public record Prune(@DefaultValue("true") Boolean enabled,
+            @DefaultValue("30d") @DurationMin(days = 3, message = "must be at least 3d (Stripe retries for three "
+                    + "days; a shorter retention lets a late retry reprocess)") Duration retention,
+            @DefaultValue("1h") @DurationMin(millis = 1) Duration interval) {
     }
 
     private static String blankToNull(String value) {

@@ -433,8 +433,10 @@ class ServiceBenchmark {
         String prefix = "st" + sequence.incrementAndGet() + "_";
         long t = System.currentTimeMillis() / 1000; // signatures stay valid for 300 s
         List<String[]> tasks = new ArrayList<>();
+        java.util.Set<Integer> distinct = new java.util.HashSet<>(); // task indexes of each event's first sending
         java.util.Random random = new java.util.Random(7);
         for (int g = 1; g <= webhooks; g++) {
+            distinct.add(tasks.size());
             tasks.add(stripeEvent(prefix, g, t));
             if (g % 5 == 0) {
                 tasks.add(stripeEvent(prefix, g - random.nextInt(5), t));
@@ -442,6 +444,8 @@ class ServiceBenchmark {
         }
         AtomicInteger next = new AtomicInteger();
         Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+        // the answer to each distinct event's first delivery: Stripe backs off for hours after a 5xx
+        Map<Integer, AtomicInteger> firstDelivery = new ConcurrentHashMap<>();
         Load load = new Load(label);
         String loadAvg = loadAverage();
         begin(label, jfrName);
@@ -463,6 +467,9 @@ class ServiceBenchmark {
                 }
                 r = Client.post(instances.get(i % instances.size()).url() + "/webhooks/stripe", tasks.get(i)[0],
                         "Stripe-Signature", tasks.get(i)[1]);
+                if (attempt == 0 && distinct.contains(i)) {
+                    firstDelivery.computeIfAbsent(r.statusCode(), k -> new AtomicInteger()).incrementAndGet();
+                }
                 if (r.statusCode() != 500 && r.statusCode() != 503) {
                     break;
                 }
@@ -486,6 +493,10 @@ class ServiceBenchmark {
                 + "events completed %d of %d); "
                 + "p50 %.1f ms p99 %.1f ms%n  cpu: %s", label, rate, load.done(), load.seconds, outcomes, load.errors(),
                 grants, webhooks, p[0], p[1], cpuLine));
+        long firstDelivery5xx = firstDelivery.entrySet().stream().filter(e -> e.getKey() >= 500)
+                .mapToLong(e -> e.getValue().get()).sum();
+        line(String.format("  first delivery of the %d distinct events: answers %s, 5xx %d", webhooks, firstDelivery,
+                firstDelivery5xx));
         summary.add(label + " (events/s, needs 2 commits)|" + (grants / load.seconds) + "|target >= 0.35 (events completed/s)");
     }
 

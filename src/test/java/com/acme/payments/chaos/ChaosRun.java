@@ -21,11 +21,21 @@ final class ChaosRun {
     static Outcome run(ChaosSettings settings) throws Exception {
         Path logDir = Path.of("target", "chaos");
         Files.createDirectories(logDir);
+        // this run's logs only: the invariants read the relays' takeover lines from them
+        try (var old = Files.list(logDir)) {
+            for (Path log : old.filter(f -> f.getFileName().toString().startsWith("instance-")).toList()) {
+                Files.delete(log);
+            }
+        }
         long started = System.nanoTime();
+        ChaosPostgres.startIfAvailable().ifPresent(TestDatabaseName::useOwnServer);
+        String database = TestDatabaseName.ownServer()
+                .map(pg -> "own PostgreSQL on port " + pg.port() + " (stopped and started mid-load)")
+                .orElse("the shared test PostgreSQL (no outage: it is not ours to stop)");
         try (ChaosSimulator sim = new ChaosSimulator();
                 ServiceProcesses services = new ServiceProcesses(settings.instances(), sim.url, logDir)) {
             for (int i = 0; i < services.count(); i++) {
-                services.start(i, Duration.ofSeconds(180));
+                services.start(i, ServiceProcesses.START_WITHIN);
             }
             long up = System.nanoTime();
             Workload workload = new Workload(new ServiceClient(services), sim, settings.seed());
@@ -54,11 +64,15 @@ final class ChaosRun {
             }
             monitor.stop();
             result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe);
+            List<Invariants.Check> checks = result.checks();
+            faults.outage().ifPresent(outage -> checks.add(outage.check()));
             long ended = System.nanoTime();
 
             List<String> lines = new ArrayList<>();
             lines.add("==== chaos summary (seed " + settings.seed() + ") ====");
             lines.add("settings: " + settings);
+            lines.add("database: " + database);
+            faults.outage().ifPresent(o -> o.observations().forEach(x -> lines.add("PostgreSQL outage: " + x)));
             lines.add("wall time: start %ds, workload %ds, settle %ds, total %ds".formatted(
                     seconds(up - started), seconds(workloadEnded - up), seconds(ended - workloadEnded),
                     seconds(ended - started)));

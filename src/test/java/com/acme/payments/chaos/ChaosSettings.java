@@ -9,7 +9,8 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 record ChaosSettings(long seed, Duration duration, int instances, int shoppers, int stripeSenders,
         Duration settleTimeout,
-        Duration killEvery, Duration pgKillEvery, Duration faultEvery) {
+        Duration killEvery, Duration pgKillEvery, Duration faultEvery, Duration pgOutageEvery,
+        Duration pgOutageLength) {
 
     /** The long run of {@code -Pchaos}: every knob from {@code -Dchaos.*}, a random seed unless given. */
     static ChaosSettings fromSystemProperties() {
@@ -23,12 +24,19 @@ record ChaosSettings(long seed, Duration duration, int instances, int shoppers, 
                 Duration.parse("PT" + System.getProperty("chaos.settle", "3m").toUpperCase()),
                 Duration.ofSeconds(Integer.getInteger("chaos.kill-every-seconds", 20)),
                 Duration.ofSeconds(Integer.getInteger("chaos.pg-kill-every-seconds", 3)),
-                Duration.ofMillis(Integer.getInteger("chaos.fault-every-millis", 400)));
+                Duration.ofMillis(Integer.getInteger("chaos.fault-every-millis", 400)),
+                Duration.ofSeconds(Integer.getInteger("chaos.pg-outage-every-seconds", 90)),
+                Duration.ofSeconds(Integer.getInteger("chaos.pg-outage-seconds", 8)));
     }
 
-    /** The short run inside {@code ./mvnw verify}: a fixed seed, two instances, about a minute of load. */
+    /**
+     * The short run inside {@code ./mvnw verify}: a fixed seed, two instances, about a minute of load, one
+     * or two PostgreSQL outages of 8 s. The settle phase ends as soon as everything has settled; its
+     * timeout is only an upper bound for a machine that is very busy.
+     */
     static ChaosSettings shortRun() {
-        return new ChaosSettings(20261130L, Duration.ofSeconds(60), 2, 5, 2, Duration.ofSeconds(60),
-                Duration.ofSeconds(15), Duration.ofSeconds(3), Duration.ofMillis(400));
+        return new ChaosSettings(20261130L, Duration.ofSeconds(60), 2, 5, 2, Duration.ofSeconds(240),
+                Duration.ofSeconds(15), Duration.ofSeconds(3), Duration.ofMillis(400), Duration.ofSeconds(35),
+                Duration.ofSeconds(8));
     }
 }

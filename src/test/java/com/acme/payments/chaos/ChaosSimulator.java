@@ -21,6 +21,9 @@ final class ChaosSimulator implements AutoCloseable {
     static final String API_KEY = "chaos-psp-key";
     static final String SIGNING_KEY = "chaos-signing-key";
     static final String ADMIN_TOKEN = "chaos-sim-admin";
+    /** Per sink, the secret the service signs with and the simulator's sink verifies. */
+    static final Map<String, String> SINK_SECRETS = Map.of("notify", "chaos-notify-secret",
+            "conversion", "chaos-conversion-secret", "fulfilment", "chaos-fulfilment-secret");
     static final JsonMapper JSON = JsonMapper.builder().build();
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -30,7 +33,7 @@ final class ChaosSimulator implements AutoCloseable {
     final String url;
 
     ChaosSimulator() {
-        this.context = PspSimulatorApplication.start(0, Map.of(
+        Map<String, Object> properties = new java.util.HashMap<>(Map.of(
                 "pspsim.api-key", API_KEY,
                 "pspsim.signing-key", SIGNING_KEY,
                 "pspsim.admin-token", ADMIN_TOKEN,
@@ -40,6 +43,8 @@ final class ChaosSimulator implements AutoCloseable {
                 "pspsim.webhook-timeout", "3s",
                 "pspsim.webhook-threads", "8",
                 "logging.level.com.acme.pspsim", "WARN"));
+        SINK_SECRETS.forEach((sink, secret) -> properties.put("pspsim.sink-secrets." + sink, secret));
+        this.context = PspSimulatorApplication.start(0, properties);
         this.url = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
     }
 

@@ -10,8 +10,9 @@ import java.util.Random;
 
 /**
  * The faults, each on its own thread with its own seeded random: SIGKILL of a service instance and a
- * restart on the same port; PostgreSQL connections terminated at random; PSP faults from the
- * simulator's menu, each rule for the next matching call(s).
+ * restart on the same port; PostgreSQL connections terminated at random; full PostgreSQL outages (the
+ * run's own server stopped and started, {@link PostgresOutage}); PSP faults from the simulator's menu,
+ * each rule for the next matching call(s). A new fault is one more loop here.
  */
 final class FaultInjector {
 
@@ -58,10 +59,18 @@ final class FaultInjector {
     private final List<Thread> threads = new ArrayList<>();
     private final List<java.time.Instant> kills = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+    private final java.util.Optional<PostgresOutage> outage;
+
     FaultInjector(ChaosSettings settings, ServiceProcesses services, ChaosSimulator sim) {
         this.settings = settings;
         this.services = services;
         this.sim = sim;
+        this.outage = TestDatabaseName.ownServer().map(server -> new PostgresOutage(server, services, tally));
+    }
+
+    /** The PostgreSQL outages, when the run has a server of its own to stop. */
+    java.util.Optional<PostgresOutage> outage() {
+        return outage;
     }
 
     Tally tally() {
@@ -77,6 +86,11 @@ final class FaultInjector {
         spawn("chaos-kill", new Random(settings.seed() ^ 0x1111), this::killLoop);
         spawn("chaos-pg-kill", new Random(settings.seed() ^ 0x2222), this::pgKillLoop);
         spawn("chaos-psp-faults", new Random(settings.seed() ^ 0x3333), this::pspFaultLoop);
+        outage.ifPresent(o -> spawn("chaos-pg-outage", new Random(settings.seed() ^ 0x4444), random -> {
+            while (sleepAbout(random, settings.pgOutageEvery())) {
+                o.once(settings.pgOutageLength());
+            }
+        }));
     }
 
     /** Stops injecting, clears the PSP faults and brings every instance back up. */
@@ -88,7 +102,7 @@ final class FaultInjector {
         }
         sim.clearFaults();
         for (int i = 0; i < services.count(); i++) {
-            services.start(i, Duration.ofSeconds(120));
+            services.start(i, ServiceProcesses.START_WITHIN);
         }
     }
 
@@ -102,15 +116,22 @@ final class FaultInjector {
     private void killLoop(Random random) {
         while (sleepAbout(random, settings.killEvery())) {
             int victim = random.nextInt(services.count());
-            kills.add(java.time.Instant.now());
-            services.kill(victim);
-            tally.add("sigkill-instance");
-            ServiceProcesses.sleep(500 + random.nextInt(2000));
+            // not during a PostgreSQL outage: an instance cannot start without its database, and the
+            // outage proves the instances come back UP without a restart
+            outage.ifPresent(o -> o.exclusive().lock());
             try {
-                services.start(victim, Duration.ofSeconds(120));
-                tally.add("restart-instance");
-            } catch (RuntimeException e) {
-                tally.add("restart-failed");
+                kills.add(java.time.Instant.now());
+                services.kill(victim);
+                tally.add("sigkill-instance");
+                ServiceProcesses.sleep(500 + random.nextInt(2000));
+                try {
+                    services.start(victim, ServiceProcesses.START_WITHIN);
+                    tally.add("restart-instance");
+                } catch (RuntimeException e) {
+                    tally.add("restart-failed");
+                }
+            } finally {
+                outage.ifPresent(o -> o.exclusive().unlock());
             }
         }
     }

@@ -286,23 +286,17 @@ final class Invariants {
                         .add(r.path("body").asString(""));
             }
         }
-        long killWindowResends = 0;
+        long takeoverResends = 0;
+        long takeoverResendsAfterKill = 0;
         long ambiguousResends = 0;
-        long leaseLostResends = 0;
-        java.util.Set<String> leaseLost = leaseLostKeys();
+        java.util.Set<String> takenOver = takenOverKeys();
         for (String key : outbox.keySet()) {
             List<java.time.Instant> times = atSink.getOrDefault(key, List.of());
-            if (times.size() > 1 && times.size() == 2 && bodies.get(key).size() == 1
-                    && killedRightAfter(times.get(0), times.get(1), kills)) {
-                // the documented window (docs/outbox.md): the sink accepted, the instance was SIGKILLed
-                // before the 'sent' record committed; the resend carries the same key and body
-                killWindowResends++;
-                once.checked++;
-                continue;
-            }
-            if (times.size() == 2 && bodies.get(key).size() == 1 && leaseLost.contains(key)) {
-                // the relay logged that the sink accepted it after its lease was lost (docs/outbox.md)
-                leaseLostResends++;
+            if (times.size() == 2 && bodies.get(key).size() == 1 && takenOver.contains(key)) {
+                // the documented window (docs/outbox.md): the holder's session ended (SIGKILL, or the
+                // database cut it) before its 'sent' record; the relay that took the key over logged it
+                takeoverResends++;
+                takeoverResendsAfterKill += killedRightAfter(times.get(0), times.get(1), kills) ? 1 : 0;
                 once.checked++;
                 continue;
             }
@@ -315,16 +309,25 @@ final class Invariants {
                 continue;
             }
             once.check(times.size() == 1, key + " reached the sink " + times.size() + " times (failed calls "
-                    + failedCalls.getOrDefault(key, 0) + ")");
+                    + failedCalls.getOrDefault(key, 0) + (takenOver.contains(key) ? ", taken over" : "") + ")");
         }
-        facts.put("effects resent after a SIGKILL between sending and resending (same key; docs/outbox.md)",
-                killWindowResends);
+        facts.put("effects resent after their holder's session ended (key taken over, logged; docs/outbox.md)",
+                takeoverResends);
+        facts.put("  of which with a SIGKILL between the two sends", takeoverResendsAfterKill);
         facts.put("effects resent after a sink call that timed out but was accepted (same key)", ambiguousResends);
-        facts.put("effects resent after the relay lost its lease mid-send (same key, logged)", leaseLostResends);
         Set<String> unknownKeys = new java.util.HashSet<>(atSink.keySet());
         unknownKeys.removeAll(outbox.keySet());
         unknownKeys.forEach(key -> once.check(false, key + " at the sink but in no outbox row"));
         checks.add(once);
+
+        Check signed = new Check("every delivery the sink took carried a valid Payments-Signature");
+        for (JsonNode r : sink) {
+            if ("POST".equals(r.path("method").asString())) {
+                signed.check(r.path("signatureVerified").asBoolean(false),
+                        r.path("idempotencyKey").asString() + " at " + r.path("path").asString() + " not verified");
+            }
+        }
+        checks.add(signed);
 
         StripeInvariants.check(stripe.acked(), stripe.unacknowledged(), checks, facts);
 
@@ -357,10 +360,10 @@ final class Invariants {
         return kills.stream().anyMatch(k -> !k.isBefore(from) && !k.isAfter(to));
     }
 
-    /** Keys the relay itself logged as "accepted by the sink after its lease was lost" (docs/outbox.md). */
-    static java.util.Set<String> leaseLostKeys() {
+    /** Keys a relay logged as "took over its key from a relay whose session had ended" (docs/outbox.md). */
+    static java.util.Set<String> takenOverKeys() {
         java.util.Set<String> keys = new java.util.HashSet<>();
-        java.util.regex.Pattern line = java.util.regex.Pattern.compile("\\((\\S+)\\) was accepted by the sink after its lease was lost");
+        java.util.regex.Pattern line = java.util.regex.Pattern.compile("\\((\\S+)\\) took over its key from a relay");
         try (var files = java.nio.file.Files.list(java.nio.file.Path.of("target", "chaos"))) {
             for (java.nio.file.Path file : files.filter(f -> f.toString().endsWith(".log")).toList()) {
                 try (var lines = java.nio.file.Files.lines(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {

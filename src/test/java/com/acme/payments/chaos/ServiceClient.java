@@ -57,6 +57,12 @@ final class ServiceClient {
         return random.nextInt(services.count());
     }
 
+    /** {@code /actuator/health} of one instance (no credential). */
+    Answer health(int instance) {
+        return send(instance, HttpRequest.newBuilder(URI.create(services.url(instance) + "/actuator/health"))
+                .timeout(Duration.ofSeconds(15)).GET());
+    }
+
     /** A Stripe webhook delivery: no bearer, the signature header instead. */
     Answer stripe(int instance, String body, String signature) {
         return send(instance, HttpRequest.newBuilder(URI.create(services.url(instance) + "/webhooks/stripe"))

@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.acme.payments.support.TestDatabase;
 
 /**
  * The service as separate JVM processes (one per port, one shared database), launched from the test
@@ -24,6 +23,12 @@ import com.acme.payments.support.TestDatabase;
  * by a JVM shutdown hook, so none outlives the test.
  */
 final class ServiceProcesses implements AutoCloseable {
+
+    /**
+     * How long a (re)start may take before it counts as failed: an upper bound for a machine whose
+     * cores are busy with other builds (a start took 151 s there), never a verdict on speed.
+     */
+    static final Duration START_WITHIN = Duration.ofSeconds(600);
 
     private static final HttpClient HEALTH = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
@@ -141,8 +146,8 @@ final class ServiceProcesses implements AutoCloseable {
         p.put("spring.profiles.active", "test");
         p.put("server.port", String.valueOf(ports[instance]));
         p.put("spring.datasource.url", TestDatabaseName.url());
-        p.put("spring.datasource.username", TestDatabase.user());
-        p.put("spring.datasource.password", TestDatabase.password());
+        p.put("spring.datasource.username", TestDatabaseName.user());
+        p.put("spring.datasource.password", TestDatabaseName.password());
         p.put("spring.datasource.hikari.maximum-pool-size", "6");
         p.put("spring.datasource.hikari.connection-timeout", "3000");
         p.put("payments.psp.api-url", simUrl);
@@ -174,6 +179,8 @@ final class ServiceProcesses implements AutoCloseable {
         p.put("payments.outbox.sinks.notify-url", simUrl + "/sink/notify");
         p.put("payments.outbox.sinks.conversion-url", simUrl + "/sink/conversion");
         p.put("payments.outbox.sinks.fulfilment-url", simUrl + "/sink/fulfilment");
+        // every delivery signed, and checked by the simulator's sink (it refuses a bad one with 400)
+        ChaosSimulator.SINK_SECRETS.forEach((sink, secret) -> p.put("payments.outbox.sinks." + sink + "-secret", secret));
         p.put("payments.gauges.refresh", "5s");
         // a claim left processing by a killed worker is taken over after this
         p.put("stripe.claim-expiry", "5s");

@@ -152,7 +152,7 @@ class SweepIntegrationTests extends IntegrationTest {
 
         var payment = com.acme.payments.psp.PspPayments.fromJson(tools.jackson.databind.json.JsonMapper.builder().build()
                 .readTree(payment("pay-" + ref, ref, "DEPOSIT", "COMPLETED", "9.00", "EUR")));
-        assertThat(applier.applyUnderLease(zombie, payment)).isEmpty();
+        assertThat(applier.applyUnderLease(zombie, payment)).isEqualTo(com.acme.payments.common.jobs.SweepLoop.Outcome.FENCED);
         assertThat(reload(attempt).state()).isEqualTo(AttemptState.UNKNOWN);
         assertThat(orderStatus(attempt)).isEqualTo("AWAITING_PAYMENT");
     }

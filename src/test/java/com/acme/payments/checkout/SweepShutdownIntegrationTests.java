@@ -16,6 +16,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.acme.payments.support.Instances;
 import com.acme.payments.support.PspStub;
+import com.acme.payments.support.SweepFixtures;
 import com.github.tomakehurst.wiremock.WireMockServer;
 
 /**
@@ -39,14 +40,7 @@ class SweepShutdownIntegrationTests {
         JdbcClient jdbc = stopping.getBean(JdbcClient.class);
         for (int i = 0; i < 20; i++) {
             String ref = "chk_stop_" + run + "_" + i;
-            long orderId = jdbc.sql("""
-                    INSERT INTO orders (order_ref, status, amount, currency, customer_ref, client_token_hash)
-                    VALUES (:ref, 'AWAITING_PAYMENT', 5.00, 'EUR', 'c', sha256(convert_to(:ref, 'UTF8'))) RETURNING id""")
-                    .param("ref", "o_" + ref).query(Long.class).single();
-            jdbc.sql("""
-                    INSERT INTO psp_attempt (order_id, reference_id, state, amount, currency, return_url, updated_at)
-                    VALUES (:o, :ref, 'UNKNOWN', 5.00, 'EUR', 'https://shop.test/r', now() - interval '1 hour')""")
-                    .param("o", orderId).param("ref", ref).update();
+            SweepFixtures.unknownAttempt(jdbc, ref);
         }
         String mine = "chk_stop_" + run + "_%";
         await().atMost(Duration.ofSeconds(30)).until(() -> jdbc.sql(

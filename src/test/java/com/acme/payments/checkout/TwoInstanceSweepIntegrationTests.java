@@ -24,6 +24,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.acme.payments.support.Instances;
 import com.acme.payments.support.PspStub;
+import com.acme.payments.support.SweepFixtures;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
@@ -60,14 +61,7 @@ class TwoInstanceSweepIntegrationTests {
         }
         // seed the UNKNOWN attempts (and their orders); the first instance may start on them at once
         for (String ref : references) {
-            long orderId = jdbc.sql("""
-                    INSERT INTO orders (order_ref, status, amount, currency, customer_ref, client_token_hash)
-                    VALUES (:ref, 'AWAITING_PAYMENT', 5.00, 'EUR', 'c', sha256(convert_to(:ref, 'UTF8'))) RETURNING id""")
-                    .param("ref", "o_" + ref).query(Long.class).single();
-            jdbc.sql("""
-                    INSERT INTO psp_attempt (order_id, reference_id, state, amount, currency, return_url, updated_at)
-                    VALUES (:o, :ref, 'UNKNOWN', 5.00, 'EUR', 'https://shop.test/r', now() - interval '1 hour')""")
-                    .param("o", orderId).param("ref", ref).update();
+            SweepFixtures.unknownAttempt(jdbc, ref);
         }
         ConfigurableApplicationContext second = Instances.start(settings);
         try {

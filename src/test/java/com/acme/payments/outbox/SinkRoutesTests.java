@@ -4,14 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import com.acme.payments.support.BoundSettings;
 
 class SinkRoutesTests {
 
     private static OutboxProperties sinks(String notify, String conversion, String fulfilment) {
-        return new OutboxProperties(null, null, null, null, null, null, null, null, null,
-                new OutboxProperties.Sinks(notify, conversion, fulfilment, null, null, null, null, null), null);
+        Map<String, String> values = new HashMap<>();
+        if (notify != null) {
+            values.put("payments.outbox.sinks.notify-url", notify);
+        }
+        if (conversion != null) {
+            values.put("payments.outbox.sinks.conversion-url", conversion);
+        }
+        if (fulfilment != null) {
+            values.put("payments.outbox.sinks.fulfilment-url", fulfilment);
+        }
+        return BoundSettings.bind(OutboxProperties.class, "payments.outbox", values);
     }
 
     @Test
@@ -22,7 +35,7 @@ class SinkRoutesTests {
         }
         assertThat(routes.urlFor("conversion")).contains(URI.create("https://c.test/c"));
         assertThat(routes.urlFor("order_paid")).contains(URI.create("http://f.test/f"));
-        assertThat(routes.routableKinds()).hasSize(7);
+        assertThat(routes.routableKinds()).hasSize(SinkRoutes.NOTIFY_KINDS.size() + 2); // + conversion, order_paid
         assertThat(routes.unconfiguredVariables()).isEmpty();
     }
 
@@ -43,7 +56,7 @@ class SinkRoutesTests {
 
     @Test
     void theLeaseMustOutliveTwoSinkCalls() {
-        assertThatThrownBy(() -> new OutboxProperties(null, null, null, null, java.time.Duration.ofSeconds(5), null,
-                null, null, null, null, null)).hasMessageContaining("payments.outbox.lease");
+        assertThatThrownBy(() -> BoundSettings.bind(OutboxProperties.class, "payments.outbox",
+                Map.of("payments.outbox.lease", "5s"))).hasStackTraceContaining("payments.outbox.lease must be at least");
     }
 }

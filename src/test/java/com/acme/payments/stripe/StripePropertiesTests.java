@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.BindException;
+
+import com.acme.payments.support.BoundSettings;
 
 class StripePropertiesTests {
 
     @Test
     void defaultsAreStripesAndTheContracts() {
-        StripeProperties p = new StripeProperties(null, "", null, null, null, null, null);
+        StripeProperties p = BoundSettings.bind(StripeProperties.class, "stripe", Map.of("stripe.api-key", ""));
         assertThat(p.apiBase()).isEqualTo("https://api.stripe.com");
         assertThat(p.claimExpiry()).isEqualTo(Duration.ofMinutes(2));
         assertThat(p.signatureTolerance()).isEqualTo(Duration.ofSeconds(300));
@@ -22,14 +26,17 @@ class StripePropertiesTests {
 
     @Test
     void retentionBelowStripesRetryWindowIsRefused() {
-        assertThatThrownBy(() -> new StripeProperties.Prune(true, Duration.ofDays(2), null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("3d");
-        assertThat(new StripeProperties.Prune(true, Duration.ofDays(3), null).retention()).isEqualTo(Duration.ofDays(3));
+        assertThatThrownBy(() -> BoundSettings.bind(StripeProperties.class, "stripe",
+                Map.of("stripe.prune.retention", "2d")))
+                .isInstanceOf(BindException.class).hasStackTraceContaining("must be at least 3d");
+        assertThat(BoundSettings.bind(StripeProperties.class, "stripe", Map.of("stripe.prune.retention", "3d"))
+                .prune().retention()).isEqualTo(Duration.ofDays(3));
     }
 
     @Test
     void toStringNeverShowsTheSecrets() {
-        StripeProperties p = new StripeProperties("whsec_very_secret", "sk_live_secret", null, null, null, null, null);
+        StripeProperties p = BoundSettings.bind(StripeProperties.class, "stripe",
+                Map.of("stripe.webhook-secret", "whsec_very_secret", "stripe.api-key", "sk_live_secret"));
         assertThat(p.toString()).doesNotContain("whsec_very_secret", "sk_live_secret");
     }
 }

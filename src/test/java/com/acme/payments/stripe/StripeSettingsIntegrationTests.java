@@ -21,6 +21,6 @@ class StripeSettingsIntegrationTests {
                 "--payments.psp.api-url=" + PspStub.baseUrl(),
                 "--stripe.prune.retention=2d",
                 "--server.port=0").close())
-                .hasStackTraceContaining("stripe.prune.retention must be at least 3d");
+                .hasStackTraceContaining("stripe.prune").hasStackTraceContaining("must be at least 3d");
     }
 }

@@ -15,7 +15,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 /**
  * The PostgreSQL the tests run against, found in this order: {@code TEST_DATABASE_URL} (with
  * {@code TEST_DATABASE_USER} / {@code TEST_DATABASE_PASSWORD}); Testcontainers when a Docker engine
- * answers; otherwise an embedded PostgreSQL (zonky). Each test JVM works in a database of its own,
+ * answers ({@link DockerProbe} asks quietly first, so no Testcontainers ERROR block shows without one);
+ * otherwise an embedded PostgreSQL (zonky). Each test JVM works in a database of its own,
  * created fresh and dropped at exit, so runs never see each other's rows. Never an in-memory
  * substitute: the guarantees under test live in PostgreSQL.
  */
@@ -92,6 +93,10 @@ public final class TestDatabase {
     }
 
     private static boolean dockerAnswers() {
+        // Testcontainers logs an ERROR block when no engine answers: ask quietly first
+        if (!DockerProbe.engineAnswers()) {
+            return false;
+        }
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (Throwable e) {

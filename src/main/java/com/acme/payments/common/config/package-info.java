@@ -1,2 +1,2 @@
-/** Start-up settings checks (a missing secret names its variable) and the clock. */
+/** Start-up settings checks (a missing required setting names its variable in one line) and the clock. */
 package com.acme.payments.common.config;

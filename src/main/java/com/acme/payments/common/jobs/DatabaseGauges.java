@@ -25,6 +25,7 @@ public class DatabaseGauges {
 
     private final MeterRegistry registry;
     private final Map<String, Entry> gauges = new ConcurrentHashMap<>();
+    private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
 
     DatabaseGauges(MeterRegistry registry) {
         this.registry = registry;
@@ -33,17 +34,32 @@ public class DatabaseGauges {
     /** Registers a gauge read from {@code query} at every refresh. */
     public void register(String name, String description, String baseUnit, Tags tags, Supplier<Number> query) {
         Entry entry = new Entry(query);
-        String key = name + tags;
-        if (gauges.putIfAbsent(key, entry) == null) {
+        if (gauges.putIfAbsent(name + tags, entry) == null) {
             Gauge.builder(name, entry, e -> e.value).description(description).baseUnit(baseUnit).tags(tags)
                     .register(registry);
             entry.refresh();
         }
     }
 
+    /**
+     * Registers {@code name} (the count) and {@code name.oldest.age} (seconds) from one query, run once
+     * per refresh for both.
+     */
+    public void registerOpen(String name, Tags tags, String countDescription, String ageDescription,
+            Supplier<OpenRows> query) {
+        Snapshot snapshot = new Snapshot(query);
+        if (snapshots.putIfAbsent(name + tags, snapshot) == null) {
+            Gauge.builder(name, snapshot, s -> s.count).description(countDescription).tags(tags).register(registry);
+            Gauge.builder(name + ".oldest.age", snapshot, s -> s.oldestAge).description(ageDescription)
+                    .baseUnit("seconds").tags(tags).register(registry);
+            snapshot.refresh();
+        }
+    }
+
     @Scheduled(fixedDelayString = "${payments.gauges.refresh:15s}", initialDelayString = "${payments.gauges.refresh:15s}")
     public void refresh() {
         gauges.values().forEach(Entry::refresh);
+        snapshots.values().forEach(Snapshot::refresh);
     }
 
     private static final class Entry {
@@ -58,6 +74,26 @@ public class DatabaseGauges {
             try {
                 Number n = query.get();
                 value = n == null ? 0 : n.doubleValue();
+            } catch (RuntimeException e) {
+                log.warn("gauge refresh failed: {}", e.getClass().getSimpleName());
+            }
+        }
+    }
+
+    private static final class Snapshot {
+        private final Supplier<OpenRows> query;
+        private volatile double count = Double.NaN;
+        private volatile double oldestAge = Double.NaN;
+
+        Snapshot(Supplier<OpenRows> query) {
+            this.query = query;
+        }
+
+        void refresh() {
+            try {
+                OpenRows rows = query.get();
+                count = rows.count();
+                oldestAge = rows.oldestAgeSeconds();
             } catch (RuntimeException e) {
                 log.warn("gauge refresh failed: {}", e.getClass().getSimpleName());
             }

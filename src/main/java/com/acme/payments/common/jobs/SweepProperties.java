@@ -2,27 +2,32 @@ package com.acme.payments.common.jobs;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * The unknown-outcome sweep ({@code payments.sweep.*}), one setting for every table that follows claim →
- * call → settle → sweep (checkout attempts, capture/void operations, refunds): how often, when the first
- * run starts, how many rows per claim, when an IN_FLIGHT owner is presumed dead (must exceed the PSP read
- * timeout), and how long a claimed row is hidden from other instances' sweeps (the lease).
+ * call → settle → sweep (checkout attempts, capture/void operations, refunds).
+ *
+ * @param enabled whether this instance runs the sweep
+ * @param interval pause between two runs
+ * @param initialDelay delay after start before the first run
+ * @param inFlightAge age after which an IN_FLIGHT owner is presumed dead and its row turns UNKNOWN; must
+ *        exceed the PSP read timeout
+ * @param batchSize rows claimed per run and table
+ * @param lease how long a claimed row is hidden from other instances' sweeps
  */
+@Validated
 @ConfigurationProperties("payments.sweep")
-public record SweepProperties(Boolean enabled, Duration interval, Duration initialDelay, Duration inFlightAge,
-        Integer batchSize, Duration lease) {
-
-    public SweepProperties {
-        enabled = enabled == null || enabled;
-        interval = interval == null ? Duration.ofMinutes(2) : interval;
-        initialDelay = initialDelay == null ? Duration.ofSeconds(30) : initialDelay;
-        inFlightAge = inFlightAge == null ? Duration.ofMinutes(5) : inFlightAge;
-        batchSize = batchSize == null ? 100 : batchSize;
-        lease = lease == null ? Duration.ofMinutes(2) : lease;
-        if (batchSize < 1 || batchSize > 1000) {
-            throw new IllegalArgumentException("payments.sweep.batch-size must be between 1 and 1000");
-        }
-    }
+public record SweepProperties(@DefaultValue("true") Boolean enabled,
+        @DefaultValue("2m") @DurationMin(millis = 1) Duration interval,
+        @DefaultValue("30s") Duration initialDelay,
+        @DefaultValue("5m") @DurationMin(millis = 1) Duration inFlightAge,
+        @DefaultValue("100") @Min(1) @Max(1000) Integer batchSize,
+        @DefaultValue("2m") @DurationMin(millis = 1) Duration lease) {
 }

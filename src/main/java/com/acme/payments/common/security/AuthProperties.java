@@ -2,29 +2,32 @@ package com.acme.payments.common.security;
 
 import java.util.List;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
+import jakarta.validation.constraints.NotEmpty;
 
-import com.acme.payments.common.config.MissingSetting;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+import com.acme.payments.common.config.RequiredSetting;
 
 /**
- * The API keys: {@code SHOP_API_KEYS} for shop backends, {@code ADMIN_API_KEYS} for operators, each
- * comma-separated. The service refuses to start without them.
+ * The API keys ({@code payments.auth.*}). The service refuses to start without at least one of each.
+ *
+ * @param shopKeys bearer keys of shop backends ({@code SHOP_API_KEYS}, comma-separated); required
+ * @param adminKeys bearer keys of operators ({@code ADMIN_API_KEYS}, comma-separated); required
  */
+@Validated
 @ConfigurationProperties("payments.auth")
-public record AuthProperties(List<String> shopKeys, List<String> adminKeys) {
+public record AuthProperties(@NotEmpty(message = RequiredSetting.SHOP_API_KEYS) List<String> shopKeys,
+        @NotEmpty(message = RequiredSetting.ADMIN_API_KEYS) List<String> adminKeys) {
 
     public AuthProperties {
-        shopKeys = clean(shopKeys, "SHOP_API_KEYS");
-        adminKeys = clean(adminKeys, "ADMIN_API_KEYS");
+        shopKeys = clean(shopKeys);
+        adminKeys = clean(adminKeys);
     }
 
-    private static List<String> clean(List<String> keys, String variable) {
-        List<String> present = keys == null ? List.of()
-                : keys.stream().map(String::trim).filter(k -> !k.isEmpty()).toList();
-        if (present.isEmpty()) {
-            throw new MissingSetting(variable);
-        }
-        return present;
+    /** Blank entries ("a,,b", a trailing comma) are no keys; validation then sees what is left. */
+    private static List<String> clean(List<String> keys) {
+        return keys == null ? List.of() : keys.stream().map(String::trim).filter(k -> !k.isEmpty()).toList();
     }
 
     @Override

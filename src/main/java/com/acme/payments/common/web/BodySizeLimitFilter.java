@@ -3,6 +3,7 @@ package com.acme.payments.common.web;
 import java.io.IOException;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -124,13 +125,13 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
         }
     }
 
+    /**
+     * Request limits ({@code payments.web.*}).
+     *
+     * @param maxBodySize largest request body accepted, webhooks included; larger answers 413 (Spring's MB
+     *        is 1024 * 1024 bytes, so the default is 1 MiB)
+     */
     @ConfigurationProperties("payments.web")
-    /** {@code payments.web.max-body-size}: Spring's MB is 1024 * 1024 bytes, so the default is 1 MiB. */
-    record Limits(DataSize maxBodySize) {
-        Limits {
-            if (maxBodySize == null) {
-                maxBodySize = DataSize.ofMegabytes(1);
-            }
-        }
+    record Limits(@DefaultValue("1MB") DataSize maxBodySize) {
     }
 }

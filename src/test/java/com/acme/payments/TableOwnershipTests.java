@@ -1,0 +1,111 @@
+package com.acme.payments;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Conventions 3a: each table has one owning feature, and only that feature's Stores write it. Tables come
+ * from the Flyway migrations ({@code CREATE TABLE}); uses are found by scanning every
+ * {@code static final String} SQL constant in src/main/java: after UPDATE, INSERT INTO or DELETE FROM the
+ * table is written, after FROM or JOIN it is read. Another feature that must change a table calls the
+ * owner's method instead. A read of another feature's table is allowed only where {@link #FOREIGN_READS}
+ * names the constant and why, so a new one is a decision, not an accident.
+ */
+class TableOwnershipTests {
+
+    private static final Path MAIN = Path.of("src/main/java/com/acme/payments");
+    private static final Pattern CREATE = Pattern.compile("(?i)CREATE TABLE\\s+(?:IF NOT EXISTS\\s+)?(\\w+)");
+    private static final Pattern CONSTANT = Pattern.compile(
+            "static final String (\\w+)\\s*=\\s*(\"\"\".*?\"\"\"|\"(?:[^\"\\\\]|\\\\.)*\")", Pattern.DOTALL);
+
+    /** {@code Class.CONSTANT -> table}: reads of another feature's table, each in the same statement on purpose. */
+    private static final Set<String> FOREIGN_READS = Set.of(
+            // the newest-attempt guard: an order moves only for its newest attempt, checked in the UPDATE itself
+            "OrderStore.TO_PAID -> psp_attempt", "OrderStore.TO_AUTHORIZED -> psp_attempt",
+            "OrderStore.TO_FAILED -> psp_attempt", "OrderStore.TO_PROCESSING -> psp_attempt",
+            // the operator's listings show the order_ref beside each open row
+            "AttemptStore.UNRESOLVED -> orders", "OperationStore.UNRESOLVED -> orders",
+            "RefundStore.UNRESOLVED -> orders", "DuplicateChargeStore.BY_PAYMENT -> orders",
+            "DuplicateChargeStore.BY_REFUND -> orders", "DuplicateChargeStore.ALL -> orders");
+
+    @Test
+    @DisplayName("every table is written by the Stores of exactly one feature; other features' reads are named")
+    void everyTableHasOneOwningFeature() throws IOException {
+        Set<String> tables = tables();
+        Map<String, Set<String>> writers = new TreeMap<>();
+        Map<String, Set<String>> storesByTable = new TreeMap<>();
+        List<String[]> reads = new ArrayList<>();
+        List<String> offences = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                String cls = file.getFileName().toString().replace(".java", "");
+                String feature = MAIN.relativize(file.getParent()).toString().replace('/', '.');
+                Matcher constant = CONSTANT.matcher(Files.readString(file));
+                while (constant.find()) {
+                    String sql = constant.group(2);
+                    for (String table : tables) {
+                        boolean written = Pattern.compile("(?i)\\b(UPDATE|INSERT\\s+INTO|DELETE\\s+FROM)\\s+" + table + "\\b")
+                                .matcher(sql).find();
+                        boolean read = Pattern.compile("(?i)(?<!DELETE\\s)\\b(FROM|JOIN)\\s+" + table + "\\b")
+                                .matcher(sql).find();
+                        if (!written && !read) {
+                            continue;
+                        }
+                        String use = cls + "." + constant.group(1) + " -> " + table;
+                        if (!cls.endsWith("Store")) {
+                            offences.add(use + " (SQL outside a Store)");
+                        }
+                        if (written) {
+                            writers.computeIfAbsent(table, t -> new TreeSet<>()).add(feature);
+                            storesByTable.computeIfAbsent(table, t -> new TreeSet<>()).add(cls);
+                        } else {
+                            reads.add(new String[] { use, feature, table });
+                        }
+                    }
+                }
+            }
+        }
+        writers.forEach((table, features) -> {
+            if (features.size() != 1) {
+                offences.add(table + " is written by the Stores of " + features + ": " + storesByTable.get(table));
+            }
+        });
+        for (String[] read : reads) {
+            Set<String> owner = writers.getOrDefault(read[2], Set.of());
+            if (!owner.contains(read[1]) && !FOREIGN_READS.contains(read[0])) {
+                offences.add(read[0] + " reads a table of " + owner + " without being listed in FOREIGN_READS");
+            }
+        }
+        System.out.println("table writers: " + storesByTable);
+        assertThat(offences).isEmpty();
+        assertThat(writers.keySet()).as("every migrated table has an owner").containsAll(tables);
+    }
+    private static Set<String> tables() throws IOException {
+        Set<String> tables = new TreeSet<>();
+        try (Stream<Path> files = Files.list(Path.of("src/main/resources/db/migration"))) {
+            for (Path file : files.toList()) {
+                Matcher m = CREATE.matcher(Files.readString(file));
+                while (m.find()) {
+                    tables.add(m.group(1).toLowerCase());
+                }
+            }
+        }
+        assertThat(tables).contains("orders", "psp_attempt", "psp_refund_attempt", "outbox");
+        return tables;
+    }
+}
