@@ -46,7 +46,8 @@ class ReconciliationRunStore {
             FROM billing_reconciliation_run WHERE night = :night
             """;
     private static final String LAST_FINISHED_AGE = """
-            SELECT extract(epoch FROM now() - max(finished_at)) FROM billing_reconciliation_run
+            SELECT coalesce(extract(epoch FROM now() - max(finished_at))::float8, 'NaN'::float8)
+            FROM billing_reconciliation_run
             """;
 
     private final JdbcClient jdbc;
@@ -87,8 +88,8 @@ class ReconciliationRunStore {
     /** Seconds since the last finished run, or NaN before the first one. */
     @Transactional(readOnly = true)
     double lastFinishedAgeSeconds() {
-        Double age = jdbc.sql(LAST_FINISHED_AGE).query(Double.class).single();
-        return age == null ? Double.NaN : age;
+        // NaN until a first run finished: a null would fail the single-value mapping and the gauge refresh
+        return jdbc.sql(LAST_FINISHED_AGE).query(Double.class).single();
     }
 
     private static Run map(ResultSet rs, int n) throws SQLException {

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import com.acme.payments.billing.ReconciliationRunStore.Run;
 import com.acme.payments.billing.ReconciliationSweeper.Result;
@@ -45,6 +47,9 @@ class ReconciliationLeaseIntegrationTests extends StripeIntegrationTest {
     @Autowired
     MeterRegistry meters;
 
+    @Autowired
+    PlatformTransactionManager transactions;
+
     private final String userId = id("user");
     private final String subscriptionId = id("sub");
 
@@ -58,6 +63,18 @@ class ReconciliationLeaseIntegrationTests extends StripeIntegrationTest {
         if (second != null) {
             second.close();
         }
+    }
+
+    @Test
+    @DisplayName("before any night finished, the last-finished-age gauge reads NaN instead of failing its refresh")
+    void lastFinishedAgeIsNaNBeforeTheFirstRun() {
+        TransactionTemplate rolledBack = new TransactionTemplate(transactions);
+        Double age = rolledBack.execute(tx -> {
+            jdbc.sql("DELETE FROM billing_reconciliation_run").update(); // rolled back: other tests' nights stay
+            tx.setRollbackOnly();
+            return runs.lastFinishedAgeSeconds();
+        });
+        assertThat(age).isNaN();
     }
 
     @Test
