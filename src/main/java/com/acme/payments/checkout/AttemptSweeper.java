@@ -45,7 +45,7 @@ class AttemptSweeper implements SchedulingConfigurer {
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this::scheduled);
+        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this, "scheduled");
     }
 
     void scheduled() {

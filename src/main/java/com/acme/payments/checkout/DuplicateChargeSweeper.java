@@ -55,7 +55,7 @@ class DuplicateChargeSweeper implements SchedulingConfigurer {
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this::scheduled);
+        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this, "scheduled");
     }
 
     void scheduled() {

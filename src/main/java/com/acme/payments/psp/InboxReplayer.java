@@ -58,7 +58,7 @@ class InboxReplayer implements SchedulingConfigurer {
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this::scheduled);
+        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this, "scheduled");
     }
 
     void scheduled() {

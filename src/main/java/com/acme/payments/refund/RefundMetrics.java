@@ -42,7 +42,7 @@ class RefundMetrics implements SchedulingConfigurer {
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.fixedDelay(registrar, refresh, FIRST_REFRESH, this::refreshReserved);
+        Schedules.fixedDelay(registrar, refresh, FIRST_REFRESH, this, "refreshReserved");
     }
 
     void settled(String outcome) {

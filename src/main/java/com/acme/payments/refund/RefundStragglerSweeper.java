@@ -48,7 +48,7 @@ class RefundStragglerSweeper implements SchedulingConfigurer {
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this::scheduled);
+        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this, "scheduled");
     }
 
     void scheduled() {

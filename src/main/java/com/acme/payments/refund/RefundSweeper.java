@@ -41,7 +41,7 @@ class RefundSweeper implements SchedulingConfigurer {
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this::scheduled);
+        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this, "scheduled");
     }
 
     void scheduled() {
