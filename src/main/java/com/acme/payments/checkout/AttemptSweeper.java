@@ -34,7 +34,7 @@ class AttemptSweeper implements SchedulingConfigurer {
             MeterRegistry registry, DatabaseGauges gauges) {
         this.properties = properties;
         this.shutdown = shutdown;
-        this.backoff = Sweep.backoff(clock, properties);
+        this.backoff = Backoff.forJob(clock, properties.interval());
         this.attemptSweep = new Sweep<>("checkout-sweep", attempts, attempt -> checkout.resolve(attempt, true),
                 properties, registry, backoff, shutdown, clock)
                 .withUnknownGauges(gauges, "checkout", "Checkout attempts in UNKNOWN",
@@ -45,14 +45,8 @@ class AttemptSweeper implements SchedulingConfigurer {
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this, "scheduled");
-    }
-
-    void scheduled() {
-        if (!properties.enabled() || backoff.paused() || shutdown.stopping()) {
-            return;
-        }
-        sweep();
+        Schedules.guarded(registrar, properties.enabled(), properties.interval(), properties.initialDelay(), backoff,
+                shutdown, this, "sweep");
     }
 
     /** One pass over attempts, then operations. Package-visible so tests drive it directly. */

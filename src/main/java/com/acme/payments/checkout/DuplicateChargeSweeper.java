@@ -50,19 +50,13 @@ class DuplicateChargeSweeper implements SchedulingConfigurer {
         this.shutdown = shutdown;
         this.clock = clock;
         this.metrics = new JobMetrics(registry, "duplicate-sweep");
-        this.backoff = new Backoff(clock, properties.interval(), Duration.ofMinutes(15));
+        this.backoff = Backoff.forJob(clock, properties.interval());
     }
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this, "scheduled");
-    }
-
-    void scheduled() {
-        if (!properties.enabled() || backoff.paused() || shutdown.stopping()) {
-            return;
-        }
-        sweep();
+        Schedules.guarded(registrar, properties.enabled(), properties.interval(), properties.initialDelay(), backoff,
+                shutdown, this, "sweep");
     }
 
     void sweep() {

@@ -1,18 +1,16 @@
 package com.acme.payments.checkout;
 
 import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
 
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.jobs.Backoff;
-import com.acme.payments.common.jobs.JobMetrics;
+import com.acme.payments.common.jobs.Poll;
 import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
-import com.acme.payments.common.jobs.SweepLoop;
+import com.acme.payments.common.jobs.StragglerProperties;
 import com.acme.payments.common.jobs.SweepLoop.Outcome;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStore;
@@ -31,9 +29,8 @@ class StragglerSweeper implements SchedulingConfigurer {
     private final CheckoutOrchestrator checkout;
     private final StragglerProperties properties;
     private final Shutdown shutdown;
-    private final Clock clock;
-    private final JobMetrics metrics;
     private final Backoff backoff;
+    private final Poll<Long> poll;
 
     StragglerSweeper(OrderStore orders, CheckoutOrchestrator checkout, StragglerProperties properties,
             Shutdown shutdown, Clock clock, MeterRegistry registry) {
@@ -41,29 +38,19 @@ class StragglerSweeper implements SchedulingConfigurer {
         this.checkout = checkout;
         this.properties = properties;
         this.shutdown = shutdown;
-        this.clock = clock;
-        this.metrics = new JobMetrics(registry, "straggler-poll");
-        this.backoff = new Backoff(clock, properties.interval(), Duration.ofMinutes(15));
+        this.backoff = Backoff.forJob(clock, properties.interval());
+        this.poll = new Poll<>("straggler-poll", () -> orders.claimStragglers(properties.grace(), properties.batchSize()),
+                this::pollOne, registry, backoff, shutdown, clock);
     }
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this, "scheduled");
-    }
-
-    void scheduled() {
-        if (!properties.enabled() || backoff.paused() || shutdown.stopping()) {
-            return;
-        }
-        poll();
+        Schedules.guarded(registrar, properties.enabled(), properties.interval(), properties.initialDelay(), backoff,
+                shutdown, this, "poll");
     }
 
     void poll() {
-        long started = clock.millis();
-        List<Long> due = orders.claimStragglers(properties.grace(), properties.batchSize());
-        metrics.claimed(due.size());
-        SweepLoop.process("straggler-poll", due, this::pollOne, metrics, backoff, shutdown);
-        metrics.run(Duration.ofMillis(clock.millis() - started));
+        poll.run();
     }
 
     private Outcome pollOne(long orderId) {

@@ -81,6 +81,14 @@ class OutboxMetrics {
                 OutboxMaintenanceStore.Stats::unroutable, null);
         gauge("payments.outbox.oldest.pending.age", "Age of the oldest pending row",
                 OutboxMaintenanceStore.Stats::oldestPendingSeconds, "seconds");
+        // every routable kind's delivery meters exist from the start: dashboards and alerts see zero, not
+        // "no data", and a scrape right after the first delivery does not race its recording
+        for (String kind : routes.routableKinds()) {
+            for (Result result : Result.values()) {
+                counter(kind, result);
+            }
+            timer(kind);
+        }
     }
 
     private void gauge(String name, String description, ToDoubleFunction<OutboxMaintenanceStore.Stats> value,
@@ -92,22 +100,30 @@ class OutboxMetrics {
     }
 
     void record(String kind, Result result) {
-        counters.computeIfAbsent(kind + "/" + result.tag(), k -> Counter.builder("payments.outbox.deliveries")
-                .description("Outbox rows settled or retried, by kind and result")
-                .tag("kind", kind)
-                .tag("result", result.tag())
-                .register(registry)).increment();
+        counter(kind, result).increment();
     }
 
     /** Time from the row's commit (created_at) to the sink's acceptance. */
     void latency(String kind, Duration fromCommitToAcceptance) {
-        timers.computeIfAbsent(kind, k -> Timer.builder("payments.outbox.delivery.latency")
+        timer(kind).record(fromCommitToAcceptance);
+    }
+
+    private Counter counter(String kind, Result result) {
+        return counters.computeIfAbsent(kind + "/" + result.tag(), k -> Counter.builder("payments.outbox.deliveries")
+                .description("Outbox rows settled or retried, by kind and result")
+                .tag("kind", kind)
+                .tag("result", result.tag())
+                .register(registry));
+    }
+
+    private Timer timer(String kind) {
+        return timers.computeIfAbsent(kind, k -> Timer.builder("payments.outbox.delivery.latency")
                 .description("From the outbox row's commit to the sink's 2xx")
                 .tag("kind", kind)
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(5))
                 .maximumExpectedValue(Duration.ofHours(1))
-                .register(registry)).record(fromCommitToAcceptance);
+                .register(registry));
     }
 
     /** Reloads the gauges' figures now (tests, and after a redrive). */

@@ -51,21 +51,15 @@ class InboxReplayer implements SchedulingConfigurer {
         this.shutdown = shutdown;
         this.clock = clock;
         this.metrics = new JobMetrics(registry, "inbox-replay");
-        this.backoff = new Backoff(clock, properties.interval(), Duration.ofMinutes(15));
+        this.backoff = Backoff.forJob(clock, properties.interval());
         gauges.registerOpen("payments.inbox.unprocessed", Tags.empty(), "PSP webhook receipts not applied yet",
                 "Age of the oldest unprocessed receipt", inbox::unprocessedRows);
     }
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this, "scheduled");
-    }
-
-    void scheduled() {
-        if (!properties.enabled() || backoff.paused() || shutdown.stopping()) {
-            return;
-        }
-        replay();
+        Schedules.guarded(registrar, properties.enabled(), properties.interval(), properties.initialDelay(), backoff,
+                shutdown, this, "replay");
     }
 
     /** One pass; returns how many receipts it leased. */

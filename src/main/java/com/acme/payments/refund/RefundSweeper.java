@@ -32,7 +32,7 @@ class RefundSweeper implements SchedulingConfigurer {
             Clock clock, MeterRegistry registry, DatabaseGauges gauges) {
         this.properties = properties;
         this.shutdown = shutdown;
-        this.backoff = Sweep.backoff(clock, properties);
+        this.backoff = Backoff.forJob(clock, properties.interval());
         this.sweep = new Sweep<>("refund-sweep", refunds, refund -> orchestrator.resolve(refund, true), properties,
                 registry, backoff, shutdown, clock)
                 .withUnknownGauges(gauges, "refund", "Refund attempts in UNKNOWN",
@@ -41,14 +41,8 @@ class RefundSweeper implements SchedulingConfigurer {
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.fixedDelay(registrar, properties.interval(), properties.initialDelay(), this, "scheduled");
-    }
-
-    void scheduled() {
-        if (!properties.enabled() || backoff.paused() || shutdown.stopping()) {
-            return;
-        }
-        sweep();
+        Schedules.guarded(registrar, properties.enabled(), properties.interval(), properties.initialDelay(), backoff,
+                shutdown, this, "sweep");
     }
 
     void sweep() {

@@ -28,14 +28,22 @@ class StripeMetrics {
         this.inFlight = Counter.builder("stripe.claim.in_flight")
                 .description("Deliveries refused with 503 because another worker holds a live claim")
                 .register(registry);
+        // The refusals before any parsing (type "other" by construction) exist at zero from the start, so
+        // the failure alert and the dashboard have a series before the first bad delivery.
+        counter(null, "signature_invalid");
+        counter(null, "not_configured");
     }
 
     void event(String type, String outcome) {
-        Counter.builder("stripe.webhook.events")
+        counter(type, outcome).increment();
+    }
+
+    private Counter counter(String type, String outcome) {
+        return Counter.builder("stripe.webhook.events")
                 .description("Stripe webhook deliveries by event type and outcome")
                 .tag("type", type != null && knownTypes.contains(type) ? type : "other")
                 .tag("outcome", outcome)
-                .register(registry).increment();
+                .register(registry);
     }
 
     void takeover() {

@@ -27,6 +27,12 @@ class OpsQueriesTests {
     }
 
     @Test
+    void aPromtoolTestFileReadsNoMetricsOfItsFixtures() throws java.io.IOException {
+        // ops/prometheus/ holds the rules and their promtool tests; a reader walking the folder meets both
+        assertThat(OpsQueries.metricNames(java.nio.file.Path.of("ops/prometheus/alerts-test.yml"))).isEmpty();
+    }
+
+    @Test
     void scrapeSampleNamesIgnoreCommentLines() {
         String exposition = """
                 # HELP payments_job_runs_total Job runs

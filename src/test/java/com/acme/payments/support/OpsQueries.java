@@ -117,6 +117,21 @@ public final class OpsQueries {
         }
     }
 
+    /** {@code promql_expr_test[].expr} of a promtool test file; its input series are fixtures, not queries. */
+    @SuppressWarnings("unchecked")
+    private static void collectRuleTests(List<?> tests, List<String> queries) {
+        for (Object test : tests) {
+            if (((Map<String, Object>) test).get("promql_expr_test") instanceof List<?> exprs) {
+                for (Object expr : exprs) {
+                    Object text = ((Map<String, Object>) expr).get("expr");
+                    if (text != null) {
+                        queries.add(text.toString());
+                    }
+                }
+            }
+        }
+    }
+
     /** {@code label_values(metric{…}, label)} reads {@code metric}; the label argument is not a metric. */
     private static String labelValuesMetric(String variableQuery) {
         Matcher m = Pattern.compile("^\\s*label_values\\s*\\((.*),\\s*[a-zA-Z_][a-zA-Z0-9_]*\\s*\\)\\s*$")
@@ -126,6 +141,11 @@ public final class OpsQueries {
 
     @SuppressWarnings("unchecked")
     private static void collectRules(Object document, List<String> queries) {
+        if (document instanceof Map<?, ?> root && root.get("rule_files") != null
+                && root.get("tests") instanceof List<?> tests) {
+            collectRuleTests(tests, queries); // a promtool unit-test file: its own expressions only
+            return;
+        }
         if (!(document instanceof Map<?, ?> root) || !(root.get("groups") instanceof List<?> groups)) {
             throw new IllegalArgumentException("a rule file has a top-level 'groups' list");
         }

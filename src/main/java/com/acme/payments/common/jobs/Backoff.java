@@ -16,6 +16,11 @@ public final class Backoff {
     private Duration current = Duration.ZERO;
     private Instant pausedUntil = Instant.MIN;
 
+    /** A job's usual back-off: the first pause is one interval, doubling up to 15 minutes. */
+    public static Backoff forJob(Clock clock, Duration interval) {
+        return new Backoff(clock, interval, Duration.ofMinutes(15));
+    }
+
     public Backoff(Clock clock, Duration first, Duration max) {
         this.clock = clock;
         this.first = first;

@@ -24,7 +24,6 @@ public class DatabaseGauges {
     private static final Logger log = LoggerFactory.getLogger(DatabaseGauges.class);
 
     private final MeterRegistry registry;
-    private final Map<String, Entry> gauges = new ConcurrentHashMap<>();
     private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
 
     DatabaseGauges(MeterRegistry registry) {
@@ -33,11 +32,14 @@ public class DatabaseGauges {
 
     /** Registers a gauge read from {@code query} at every refresh. */
     public void register(String name, String description, String baseUnit, Tags tags, Supplier<Number> query) {
-        Entry entry = new Entry(query);
-        if (gauges.putIfAbsent(name + tags, entry) == null) {
-            Gauge.builder(name, entry, e -> e.value).description(description).baseUnit(baseUnit).tags(tags)
+        Snapshot snapshot = new Snapshot(() -> {
+            Number n = query.get();
+            return new OpenRows(n == null ? 0 : n.doubleValue(), Double.NaN);
+        });
+        if (snapshots.putIfAbsent(name + tags, snapshot) == null) {
+            Gauge.builder(name, snapshot, s -> s.count).description(description).baseUnit(baseUnit).tags(tags)
                     .register(registry);
-            entry.refresh();
+            snapshot.refresh();
         }
     }
 
@@ -58,26 +60,7 @@ public class DatabaseGauges {
 
     @Scheduled(fixedDelayString = "${payments.gauges.refresh:15s}", initialDelayString = "${payments.gauges.refresh:15s}")
     public void refresh() {
-        gauges.values().forEach(Entry::refresh);
         snapshots.values().forEach(Snapshot::refresh);
-    }
-
-    private static final class Entry {
-        private final Supplier<Number> query;
-        private volatile double value = Double.NaN;
-
-        Entry(Supplier<Number> query) {
-            this.query = query;
-        }
-
-        void refresh() {
-            try {
-                Number n = query.get();
-                value = n == null ? 0 : n.doubleValue();
-            } catch (RuntimeException e) {
-                log.warn("gauge refresh failed: {}", e.getClass().getSimpleName());
-            }
-        }
     }
 
     private static final class Snapshot {

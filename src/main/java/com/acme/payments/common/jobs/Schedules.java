@@ -21,15 +21,32 @@ public final class Schedules {
     private Schedules() {
     }
 
+    /**
+     * The usual job: {@code target.method()} runs only while {@code enabled}, not backing off after a PSP
+     * outage and not shutting down (then it leaves its rows to the leases). Skipped turns are not observed.
+     */
+    public static void guarded(ScheduledTaskRegistrar registrar, boolean enabled, Duration interval,
+            Duration initialDelay, Backoff backoff, Shutdown shutdown, Object target, String method) {
+        Runnable job = observed(registrar, target, method);
+        registrar.addFixedDelayTask(new FixedDelayTask(() -> {
+            if (enabled && !backoff.paused() && !shutdown.stopping()) {
+                job.run();
+            }
+        }, interval, initialDelay));
+    }
+
     /** Runs {@code target.method()} (no arguments) every {@code interval} after {@code initialDelay}. */
     public static void fixedDelay(ScheduledTaskRegistrar registrar, Duration interval, Duration initialDelay,
             Object target, String method) {
+        registrar.addFixedDelayTask(new FixedDelayTask(observed(registrar, target, method), interval, initialDelay));
+    }
+
+    private static Runnable observed(ScheduledTaskRegistrar registrar, Object target, String method) {
         Method job = ReflectionUtils.findMethod(target.getClass(), method);
         if (job == null || job.getParameterCount() != 0) {
             throw new IllegalArgumentException(target.getClass().getName() + " has no method " + method + "()");
         }
         // the registry is read when a turn runs: Boot sets it on the registrar in its own configurer
-        Runnable observed = new ScheduledMethodRunnable(target, job, null, registrar::getObservationRegistry);
-        registrar.addFixedDelayTask(new FixedDelayTask(observed, interval, initialDelay));
+        return new ScheduledMethodRunnable(target, job, null, registrar::getObservationRegistry);
     }
 }

@@ -43,11 +43,6 @@ public final class Sweep<T> {
         this.clock = clock;
     }
 
-    /** The back-off every sweep of one scheduled job shares: a PSP outage pauses them together. */
-    public static Backoff backoff(Clock clock, SweepProperties properties) {
-        return new Backoff(clock, properties.interval(), Duration.ofMinutes(15));
-    }
-
     /** Registers {@code payments.attempts.unknown{kind}} and its oldest age, read once per refresh. */
     public Sweep<T> withUnknownGauges(DatabaseGauges gauges, String kind, String countDescription,
             String ageDescription, Supplier<OpenRows> unknownRows) {

@@ -1,4 +1,4 @@
-package com.acme.payments.checkout;
+package com.acme.payments.common.jobs;
 
 import java.time.Duration;
 
@@ -11,7 +11,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The straggler poll ({@code payments.stragglers.*}): orders non-final past {@code grace} are polled.
+ * The straggler polls ({@code payments.stragglers.*}), one setting for both: orders and DONE refunds
+ * still non-final at the PSP past {@code grace} are read from the PSP again.
  *
  * @param enabled whether this instance runs the poll
  * @param interval pause between two runs
