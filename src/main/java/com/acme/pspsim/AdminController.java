@@ -8,6 +8,7 @@ import java.util.Map;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -66,6 +67,53 @@ class AdminController {
         answer.put("payments", list);
         answer.put("createCounts", counts);
         return answer;
+    }
+
+    /**
+     * Moves a payment to {@code state} (any state: a PSP's late truth, e.g. a PENDING refund DECLINED, or a
+     * hidden payment completing), makes it visible to look-ups and announces it by webhook. Body
+     * {@code {"state": …, "errorCode"?}}.
+     */
+    @PostMapping("/payments/{id}/state")
+    Map<String, Object> move(@PathVariable String id, @RequestBody byte[] body) {
+        JsonNode request = readObject(body);
+        String state = request.path("state").asString("");
+        if (state.isBlank()) {
+            throw GatewayError.invalid("state is required");
+        }
+        Payment current = payments.get(id).orElseThrow(() -> GatewayError.notFound(id));
+        Payment moved = current.withState(state, java.time.Instant.now()).hiddenUntil(null);
+        if (request.hasNonNull("errorCode")) {
+            moved = moved.withError(request.path("errorCode").asString(), "set by the simulator's admin API");
+        }
+        payments.replace(moved);
+        webhooks.announce(moved, false);
+        return moved.view();
+    }
+
+    /**
+     * Sends a webhook for the payment as if it were in {@code state}, without changing it: a stale or
+     * replayed delivery (an earlier attempt's AUTHORIZED after the customer retried). Body {@code {"state": …}}.
+     */
+    @PostMapping("/payments/{id}/webhook")
+    Map<String, Object> resend(@PathVariable String id, @RequestBody byte[] body) {
+        String state = readObject(body).path("state").asString("");
+        Payment current = payments.get(id).orElseThrow(() -> GatewayError.notFound(id));
+        Payment copy = state.isBlank() ? current : current.withState(state, current.updatedAt());
+        webhooks.announce(copy, false);
+        return copy.view();
+    }
+
+    private JsonNode readObject(byte[] body) {
+        try {
+            JsonNode node = json.readTree(body);
+            if (node == null || !node.isObject()) {
+                throw GatewayError.invalid("a JSON object is required");
+            }
+            return node;
+        } catch (JacksonException e) {
+            throw GatewayError.invalid("a JSON object is required");
+        }
     }
 
     @GetMapping("/webhooks")

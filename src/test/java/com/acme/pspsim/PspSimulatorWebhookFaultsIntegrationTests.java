@@ -162,4 +162,27 @@ class PspSimulatorWebhookFaultsIntegrationTests {
         assertThat(attempt.path("state").asString()).isEqualTo("COMPLETED");
         assertThat(attempt.path("url").asString()).isEqualTo(receiver.url());
     }
+
+    @Test
+    @DisplayName("admin late truth: a PENDING refund moves to DECLINED and announces it; a stale copy leaves the payment as it is")
+    void lateTruthAndStaleCopyThroughTheAdminApi() {
+        String id = deposit(ref());
+        sim.click(id, "pay");
+        await().atMost(WAIT).until(() -> receiver.about(id).size() == 1);
+
+        assertThat(sim.admin("POST", "/sim/payments/" + id + "/webhook", "{\"state\":\"AUTHORIZED\"}").statusCode())
+                .isEqualTo(200);
+        await().atMost(WAIT).until(() -> receiver.about(id).size() == 2);
+        assertThat(receiver.about(id).get(1).state()).isEqualTo("AUTHORIZED");
+        assertThat(sim.payment(id).path("state").asString()).as("unchanged").isEqualTo("COMPLETED");
+
+        assertThat(sim.admin("POST", "/sim/payments/" + id + "/state",
+                "{\"state\":\"CANCELLED\",\"errorCode\":\"LATE\"}").statusCode()).isEqualTo(200);
+        await().atMost(WAIT).until(() -> receiver.about(id).size() == 3);
+        assertThat(receiver.about(id).get(2).state()).isEqualTo("CANCELLED");
+        assertThat(sim.payment(id).path("state").asString()).isEqualTo("CANCELLED");
+        assertThat(sim.payment(id).path("errorCode").asString()).isEqualTo("LATE");
+        assertThat(sim.admin("POST", "/sim/payments/nope/state", "{\"state\":\"DECLINED\"}").statusCode())
+                .isEqualTo(404);
+    }
 }

@@ -61,7 +61,8 @@ public class OrderStore {
     /** A late refusal of an old attempt must not fail a retry. */
     private static final String TO_FAILED = """
             UPDATE orders
-               SET status = 'PAYMENT_FAILED', error_code = :errorCode, error_message = :errorMessage, updated_at = now()
+               SET status = 'PAYMENT_FAILED', psp_payment_id = coalesce(:paymentId, psp_payment_id),
+                   error_code = :errorCode, error_message = :errorMessage, updated_at = now()
              WHERE id = :id AND status IN (:from)
                AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
                                 AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
@@ -154,6 +155,7 @@ public class OrderStore {
                     .param("paymentId", payment.id());
             case TO_AUTHORIZED -> jdbc.sql(TO_AUTHORIZED).param("paymentId", payment.id());
             case TO_FAILED -> jdbc.sql(TO_FAILED)
+                    .param("paymentId", payment.id()) // the failure is this payment's, not an earlier attempt's
                     .param("errorCode", payment.errorCode())
                     .param("errorMessage", payment.errorMessage());
             case TO_PROCESSING -> jdbc.sql(TO_PROCESSING).param("paymentId", payment.id());

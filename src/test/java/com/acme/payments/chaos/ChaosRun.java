@@ -45,10 +45,13 @@ final class ChaosRun {
             StripeWorkload stripe = new StripeWorkload(new ServiceClient(services), settings.seed(), workload.tally(),
                     faults.tally());
             workload.start(settings.shoppers());
+            ExitsWorkload exits = new ExitsWorkload(new ServiceClient(services), sim, settings.seed(), workload.tally());
+            exits.start(1);
             stripe.start(settings.stripeSenders());
             faults.start();
             Thread.sleep(settings.duration().toMillis());
             workload.stop();
+            exits.stop();
             stripe.stopCreating();
             long workloadEnded = System.nanoTime();
             faults.stop();

@@ -69,6 +69,23 @@ final class ChaosSimulator implements AutoCloseable {
         return JSON.readTree(admin("GET", "/sim/sink", null).body());
     }
 
+    /** A late truth: the payment moves to {@code state} (visible to look-ups again) and its webhook is sent. */
+    int move(String paymentId, String state, String errorCode) {
+        String body = errorCode == null ? "{\"state\":\"" + state + "\"}"
+                : "{\"state\":\"" + state + "\",\"errorCode\":\"" + errorCode + "\"}";
+        return admin("POST", "/sim/payments/" + paymentId + "/state", body).statusCode();
+    }
+
+    /** A stale copy: a signed webhook of the payment as if it were in {@code state}; the payment is unchanged. */
+    int resendAs(String paymentId, String state) {
+        return admin("POST", "/sim/payments/" + paymentId + "/webhook", "{\"state\":\"" + state + "\"}").statusCode();
+    }
+
+    /** The payments created with this reference, hidden ones included. */
+    JsonNode paymentsFor(String referenceId) {
+        return JSON.readTree(admin("GET", "/sim/payments?referenceId=" + referenceId, null).body()).path("payments");
+    }
+
     /** A button of the hosted page: {@code pay}, {@code decline} or {@code authorize}. Returns the status. */
     int click(String paymentId, String button) {
         return send(HttpRequest.newBuilder(URI.create(url + "/hosted/" + paymentId + "/" + button))

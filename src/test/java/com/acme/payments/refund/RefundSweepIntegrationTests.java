@@ -1,7 +1,5 @@
 package com.acme.payments.refund;
 
-import static com.acme.payments.support.PspFixtures.createCall;
-import static com.acme.payments.support.PspFixtures.created;
 import static com.acme.payments.support.PspFixtures.findCall;
 import static com.acme.payments.support.PspFixtures.found;
 import static com.acme.payments.support.PspFixtures.nothingFound;
@@ -34,8 +32,8 @@ class RefundSweepIntegrationTests extends IntegrationTest {
     long paidOrder() {
         Shop shop = new Shop(http());
         var order = shop.createOrder("30.00", "EUR");
-        psp.stubFor(createCall().willReturn(created("pay-" + order.orderRef(), "COMPLETED", "30.00", "EUR")));
-        assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(200);
+        com.acme.payments.support.Checkouts.checkOut(shop, psp, jdbc, order.orderRef(), "pay-" + order.orderRef(),
+                "COMPLETED", "30.00");
         return jdbc.sql("SELECT id FROM orders WHERE order_ref = :r").param("r", order.orderRef()).query(Long.class).single();
     }
 

@@ -1,0 +1,280 @@
+package com.acme.payments.chaos;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.acme.payments.chaos.ServiceClient.Answer;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The PSP-side faults of issue 13, driven next to the shoppers (and under the same crashes and outages):
+ * refunds the PSP accepts {@code PENDING} and later {@code DECLINED} (sometimes without a webhook, so the
+ * straggler poll must find it); stale webhooks of an earlier attempt's payment after the customer retried;
+ * and an operator abandon of an UNKNOWN attempt whose hidden payment later appears and completes — a
+ * second charge, which operators refund from two instances at once. Amounts are unique per scenario
+ * (deposits from 900.00, refunds from 1.00 by cent), so the simulator's fault rules hit only them.
+ * Every answer is tolerated; the verdict is {@link ExitsInvariants}.
+ */
+final class ExitsWorkload {
+
+    private final ServiceClient client;
+    private final ChaosSimulator sim;
+    private final long seed;
+    private final Tally tally;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicInteger number = new AtomicInteger();
+    private final ExecutorService side = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "chaos-exits-side");
+        t.setDaemon(true);
+        return t;
+    });
+    private final List<Thread> threads = new ArrayList<>();
+
+    ExitsWorkload(ServiceClient client, ChaosSimulator sim, long seed, Tally tally) {
+        this.client = client;
+        this.sim = sim;
+        this.seed = seed;
+        this.tally = tally;
+    }
+
+    void start(int operators) {
+        for (int i = 0; i < operators; i++) {
+            Random random = new Random(seed * 17 + 1000 + i);
+            Thread thread = new Thread(() -> loop(random), "chaos-exits-" + i);
+            thread.setDaemon(true);
+            threads.add(thread);
+            thread.start();
+        }
+    }
+
+    void stop() throws InterruptedException {
+        running.set(false);
+        for (Thread thread : threads) {
+            thread.join(60_000);
+        }
+        side.shutdownNow();
+    }
+
+    private void loop(Random random) {
+        while (running.get()) {
+            try {
+                double dice = random.nextDouble();
+                if (dice < 0.35) {
+                    refundPendingThenDeclined(random);
+                } else if (dice < 0.65) {
+                    staleWebhookOfAnEarlierAttempt(random);
+                } else {
+                    abandonThenHiddenPaymentCompletes(random);
+                }
+            } catch (RuntimeException e) {
+                tally.add("exits.error." + e.getClass().getSimpleName());
+            }
+        }
+    }
+
+    private void refundPendingThenDeclined(Random random) {
+        int n = number.incrementAndGet();
+        String orderRef = newOrder("900.00", n);
+        if (orderRef == null || !paid(random, orderRef)) {
+            return;
+        }
+        String refundAmount = new BigDecimal("1.00").add(BigDecimal.valueOf(n, 2)).toPlainString();
+        sim.addFaults("""
+                [{"operation":"create","fault":"settle","paymentType":"REFUND","amount":"%s","state":"PENDING","times":1}]"""
+                .formatted(refundAmount));
+        String key = "rfx-" + UUID.randomUUID();
+        String body = "{\"amount\":\"" + refundAmount + "\",\"currency\":\"EUR\",\"reason\":\"chaos\"}";
+        Answer refund = null;
+        for (int i = 0; i < 6 && running.get(); i++) {
+            refund = call(random, "POST", "/api/orders/" + orderRef + "/refunds", key, body);
+            if (refund.status() == 201 || refund.status() == 200) {
+                break;
+            }
+            pause(random, 300, 1000);
+        }
+        if (refund == null || refund.status() / 100 != 2) {
+            tally.add("exits.refund.no-answer");
+            return;
+        }
+        String paymentId = refund.json().path("pspPaymentId").asString("");
+        String reference = refund.json().path("referenceId").asString("");
+        tally.add("exits.refund." + refund.json().path("state").asString() + "." + refund.json().path("pspState").asString(""));
+        if (paymentId.isEmpty()) {
+            return;
+        }
+        if (!"PENDING".equals(refund.json().path("pspState").asString(""))) {
+            // the PSP's states: only a non-final refund can still be declined; a COMPLETED one is final
+            tally.add("exits.refund.not-pending");
+            return;
+        }
+        pause(random, 300, 2500);
+        if (random.nextBoolean()) {
+            sim.addFaults("""
+                    [{"operation":"webhook","fault":"webhook-never","referenceId":"%s","times":1}]""".formatted(reference));
+            tally.add("exits.refund.decline-without-webhook");
+        }
+        tally.add("exits.refund.psp-declined-" + sim.move(paymentId, "DECLINED", "REFUND_REVERSED"));
+    }
+
+    private void staleWebhookOfAnEarlierAttempt(Random random) {
+        int n = number.incrementAndGet();
+        String orderRef = newOrder("900.00", n);
+        if (orderRef == null) {
+            return;
+        }
+        String first = checkout(random, orderRef);
+        if (first == null) {
+            return;
+        }
+        sim.click(first, "decline");
+        pause(random, 200, 1500);
+        String second = checkout(random, orderRef);
+        if (second == null || second.equals(first)) {
+            return;
+        }
+        double dice = random.nextDouble();
+        sim.click(second, dice < 0.6 ? "pay" : dice < 0.8 ? "authorize" : "decline");
+        pause(random, 0, 1500);
+        String stale = random.nextBoolean() ? "AUTHORIZED" : random.nextBoolean() ? "PENDING" : "DECLINED";
+        tally.add("exits.stale-webhook." + stale + "-" + sim.resendAs(first, stale));
+    }
+
+    private void abandonThenHiddenPaymentCompletes(Random random) {
+        int n = number.incrementAndGet();
+        BigDecimal amount = new BigDecimal("900.00").add(BigDecimal.valueOf(n, 2));
+        String orderRef = newOrder("900.00", n);
+        if (orderRef == null) {
+            return;
+        }
+        // created at the PSP, the answer lost (500), and hidden from look-ups: the attempt stays UNKNOWN
+        sim.addFaults("""
+                [{"operation":"create","fault":"error-after,invisible","paymentType":"DEPOSIT","amount":"%s","delayMs":600000,"times":1}]"""
+                .formatted(amount.toPlainString()));
+        String reference = null;
+        for (int i = 0; i < 6 && running.get() && reference == null; i++) {
+            Answer a = call(random, "POST", "/api/orders/" + orderRef + "/checkout", null, null);
+            if (a.status() == 409 && a.problem().equals("payment-outcome-unknown")) {
+                reference = a.json().path("referenceId").asString(null);
+            } else if (a.status() == 200) {
+                tally.add("exits.abandon.not-hidden");
+                return;
+            }
+            pause(random, 300, 1000);
+        }
+        if (reference == null) {
+            tally.add("exits.abandon.no-unknown");
+            return;
+        }
+        String ref = reference;
+        CompletableFuture<Answer> other = CompletableFuture.supplyAsync(
+                () -> call(random, "POST", "/api/admin/attempts/" + ref + "/abandon", null, "{\"reason\":\"chaos\"}"), side);
+        Answer abandoned = call(random, "POST", "/api/admin/attempts/" + ref + "/abandon", null, "{\"reason\":\"chaos\"}");
+        Answer second = other.join();
+        tally.add("exits.abandon.answers." + abandoned.status() + "+" + second.status());
+        if (abandoned.status() != 200 && second.status() != 200) {
+            return;
+        }
+        if (random.nextDouble() < 0.7) {
+            String retry = checkout(random, orderRef);
+            if (retry != null) {
+                sim.click(retry, "pay");
+            }
+        }
+        JsonNode hidden = sim.paymentsFor(ref);
+        if (hidden.isEmpty()) {
+            return;
+        }
+        String hiddenId = hidden.get(0).path("id").asString();
+        pause(random, 200, 1500);
+        tally.add("exits.hidden-completes-" + sim.move(hiddenId, "COMPLETED", null));
+        if (random.nextDouble() < 0.7) {
+            pause(random, 500, 2500);
+            String path = "/api/admin/duplicate-charges/" + hiddenId + "/refund";
+            for (int i = 0; i < 5 && running.get(); i++) {
+                CompletableFuture<Answer> twin = CompletableFuture.supplyAsync(() -> call(random, "POST", path, null, "{}"),
+                        side);
+                Answer a = call(random, "POST", path, null, "{}");
+                Answer b = twin.join();
+                tally.add("exits.duplicate-refund.answers." + a.status() + "+" + b.status());
+                if (a.status() / 100 == 2 || b.status() / 100 == 2) {
+                    break;
+                }
+                pause(random, 500, 1500);
+            }
+        }
+    }
+
+    private String newOrder(String base, int n) {
+        String orderRef = "chaos-x-" + Long.toHexString(seed) + "-" + n;
+        String amount = new BigDecimal(base).add(BigDecimal.valueOf(n, 2)).toPlainString();
+        String body = """
+                {"orderRef":"%s","amount":"%s","currency":"EUR","customer":{"referenceId":"cx-%s"}}"""
+                .formatted(orderRef, amount, orderRef);
+        for (int i = 0; i < 6 && running.get(); i++) {
+            Answer a = client.call(i % client.instances(), "POST", "/api/orders", ServiceClient.SHOP_KEY, null, body);
+            if (a.status() == 200 || a.status() == 201) {
+                tally.add("exits.orders");
+                return orderRef;
+            }
+            ServiceProcesses.sleep(500);
+        }
+        return null;
+    }
+
+    /** Checkout until a hosted page comes back: its payment id, or null. */
+    private String checkout(Random random, String orderRef) {
+        for (int i = 0; i < 6 && running.get(); i++) {
+            Answer a = call(random, "POST", "/api/orders/" + orderRef + "/checkout", null, null);
+            if (a.status() == 200) {
+                String redirect = a.json().path("redirectUrl").asString("");
+                return redirect.substring(redirect.lastIndexOf('/') + 1);
+            }
+            if (a.status() == 409 && a.problem().equals("order-not-payable")) {
+                return null;
+            }
+            pause(random, 300, 1000);
+        }
+        return null;
+    }
+
+    private boolean paid(Random random, String orderRef) {
+        String paymentId = checkout(random, orderRef);
+        if (paymentId == null) {
+            return false;
+        }
+        sim.click(paymentId, "pay");
+        for (int i = 0; i < 20 && running.get(); i++) {
+            Answer a = call(random, "GET", "/api/orders/" + orderRef + "/return", null, null);
+            if (a.status() == 200 && a.json().path("status").asString("").equals("PAID")) {
+                return true;
+            }
+            pause(random, 300, 800);
+        }
+        return false;
+    }
+
+    /** Shop calls with the shop key, admin calls with the admin key, on a random instance. */
+    private Answer call(Random random, String method, String path, String key, String body) {
+        String bearer = path.startsWith("/api/admin/") || path.endsWith("/refunds") ? ServiceClient.ADMIN_KEY
+                : ServiceClient.SHOP_KEY;
+        int instance = client.randomInstance(random);
+        Answer a = client.call(instance, method, path, bearer, key, body);
+        if (!a.answered()) {
+            a = client.call((instance + 1) % client.instances(), method, path, bearer, key, body);
+        }
+        return a;
+    }
+
+    private static void pause(Random random, int min, int max) {
+        ServiceProcesses.sleep(min + random.nextInt(Math.max(1, max - min)));
+    }
+}
