@@ -3,8 +3,11 @@ package com.acme.payments.outbox;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
+
+import com.acme.payments.common.jobs.Schedules;
 
 /**
  * Deletes delivered outbox rows after {@code payments.outbox.prune.retention} and dedup records after
@@ -13,7 +16,7 @@ import org.springframework.stereotype.Component;
  * retention is the longest time a duplicate of an effect may still arrive.
  */
 @Component
-class OutboxPruner {
+class OutboxPruner implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxPruner.class);
 
@@ -25,8 +28,12 @@ class OutboxPruner {
         this.settings = properties.prune();
     }
 
-    @Scheduled(fixedDelayString = "${payments.outbox.prune.interval:1h}",
-            initialDelayString = "${payments.outbox.prune.interval:1h}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        // the interval's default lives once, in the properties record
+        Schedules.fixedDelay(registrar, settings.interval(), settings.interval(), this, "scheduledPrune");
+    }
+
     void scheduledPrune() {
         if (!settings.enabled()) {
             return;

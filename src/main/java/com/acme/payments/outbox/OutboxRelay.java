@@ -26,9 +26,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
+import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.outbox.OutboxMetrics.Result;
 
 /**
@@ -48,7 +50,7 @@ import com.acme.payments.outbox.OutboxMetrics.Result;
  * (a read timeout) that the sink had in fact accepted goes out twice, also with the same key.
  */
 @Component
-public class OutboxRelay implements SmartLifecycle {
+public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
@@ -93,7 +95,12 @@ public class OutboxRelay implements SmartLifecycle {
                 });
     }
 
-    @Scheduled(fixedDelayString = "${payments.outbox.interval:1s}", initialDelayString = "${payments.outbox.interval:1s}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        // the interval's default lives once, in the properties record
+        Schedules.fixedDelay(registrar, properties.interval(), properties.interval(), this, "scheduledTurn");
+    }
+
     void scheduledTurn() {
         if (properties.enabled() && running) {
             try {

@@ -2,8 +2,11 @@ package com.acme.payments.stripe;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
+
+import com.acme.payments.common.jobs.Schedules;
 
 /**
  * Prunes completed event rows older than {@code stripe.prune.retention} (default 30 days, never under
@@ -11,7 +14,7 @@ import org.springframework.stereotype.Component;
  * Age is judged by the database's {@code now()}, the same clock that stamped the rows.
  */
 @Component
-class ProcessedEventSweeper {
+class ProcessedEventSweeper implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(ProcessedEventSweeper.class);
     private static final int BATCH = 1000;
@@ -25,7 +28,12 @@ class ProcessedEventSweeper {
         this.properties = properties;
     }
 
-    @Scheduled(fixedDelayString = "${stripe.prune.interval:1h}", initialDelayString = "${stripe.prune.interval:1h}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        // the interval's default lives once, in the properties record
+        Schedules.fixedDelay(registrar, properties.prune().interval(), properties.prune().interval(), this, "scheduled");
+    }
+
     void scheduled() {
         if (properties.prune().enabled()) {
             prune();
