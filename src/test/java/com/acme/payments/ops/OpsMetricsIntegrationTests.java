@@ -7,6 +7,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -29,6 +30,8 @@ import com.acme.payments.support.OpsQueries;
 import com.acme.payments.support.PspStub;
 import com.acme.payments.support.Shop;
 
+import io.micrometer.core.instrument.MeterRegistry;
+
 /**
  * Issue 11 item 2: every metric the Grafana dashboard and the alert rules read exists in a real scrape of
  * {@code /actuator/prometheus}. Meters registered at start are there at once; the few that appear with
@@ -41,6 +44,8 @@ class OpsMetricsIntegrationTests extends IntegrationTest {
     private OutboxRelay relay;
     @Autowired
     private JdbcClient jdbc;
+    @Autowired
+    private MeterRegistry meters;
 
     @DynamicPropertySource
     static void sinks(DynamicPropertyRegistry registry) {
@@ -74,5 +79,8 @@ class OpsMetricsIntegrationTests extends IntegrationTest {
                 .isEqualTo(200);
         relay.runUntilIdle(Duration.ofSeconds(10));
         psp.verify(postRequestedFor(urlPathEqualTo("/ops-sinks/fulfilment")));
+        // the scheduled-task timer appears when the first scheduled turn ends (the relay's, 1 s after start)
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> meters.find("tasks.scheduled.execution").timer() != null);
     }
 }
