@@ -86,6 +86,27 @@ final class ChaosPostgres implements AutoCloseable {
                 "start"));
     }
 
+    /** A plain-SQL dump of {@code database} into {@code file} (written by this JVM, read with psql). */
+    void dump(String database, Path file) {
+        List<String> full = new ArrayList<>();
+        if (asPostgres) {
+            full.addAll(List.of("runuser", "-u", "postgres", "--"));
+        }
+        full.addAll(List.of(bin.resolve("pg_dump").toString(), "-h", "127.0.0.1", "-p", String.valueOf(port), "-U",
+                "postgres", "--no-owner", database));
+        try {
+            Process process = new ProcessBuilder(full).redirectOutput(file.toFile())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            if (!process.waitFor(180, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                System.err.println("pg_dump of " + database + " failed");
+            }
+        } catch (IOException e) {
+            System.err.println("pg_dump of " + database + " failed: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Stops it the hard way (immediate: every session cut, crash recovery at the next start). */
     void stop() {
         pgRun(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-w", "-t", "120",

@@ -93,10 +93,24 @@ final class ChaosRun {
             String summary = String.join(System.lineSeparator(), lines);
             System.out.println(summary);
             Files.writeString(logDir.resolve("summary-" + settings.seed() + ".txt"), summary);
+            if (!result.ok()) {
+                // the evidence, before the database is dropped and the simulator stopped
+                keepEvidence(sim, logDir, settings.seed());
+            }
             return new Outcome(result.ok(), summary);
         } finally {
             TestDatabaseName.drop();
         }
+    }
+
+    /** The simulator's records and the database of a red run, next to the instance logs. */
+    private static void keepEvidence(ChaosSimulator sim, Path logDir, long seed) throws java.io.IOException {
+        Files.writeString(logDir.resolve("sim-payments-" + seed + ".json"), sim.payments().toString());
+        Files.writeString(logDir.resolve("sim-webhooks-" + seed + ".json"), sim.webhooks().toString());
+        Files.writeString(logDir.resolve("sim-sink-" + seed + ".json"), sim.sink().toString());
+        TestDatabaseName.dumpTo(logDir.resolve("db-" + seed + ".sql").toAbsolutePath());
+        System.out.println("chaos: evidence kept in " + logDir.toAbsolutePath() + " (sim-*-" + seed + ".json, db-" + seed
+                + ".sql)");
     }
 
     record Outcome(boolean ok, String summary) {

@@ -75,6 +75,13 @@ final class TestDatabaseName {
         return DriverManager.getConnection(url(), properties);
     }
 
+    /** Keeps the run's database as a plain-SQL dump, when the run has its own server (else it is shared). */
+    static synchronized void dumpTo(java.nio.file.Path file) {
+        if (own != null && name != null) {
+            own.dump(name, file);
+        }
+    }
+
     /** Drops the run's database (from the suite's database: one cannot drop the one connected to). */
     static synchronized void drop() {
         if (own != null) {
