@@ -103,6 +103,23 @@ class AttemptStore implements SweptTable<Attempt> {
     private static final String HOLD_LEASE = """
             SELECT id FROM psp_attempt WHERE id = :id AND lease_version = :version FOR UPDATE
             """;
+    /**
+     * The abandoned-attempt watch's claim: abandoned attempts within the watch window whose payment the PSP
+     * has not yet shown as final, least recently polled first; the bumped last_polled_at is the lease that
+     * keeps other instances off the row for {@code every} (database clock).
+     */
+    private static final String CLAIM_ABANDONED = """
+            UPDATE psp_attempt SET last_polled_at = now()
+             WHERE id IN (SELECT id FROM psp_attempt
+                           WHERE failure_reason = 'abandoned' AND watch_closed_at IS NULL AND state = 'FAILED'
+                             AND abandoned_at > now() - :watchSeconds * interval '1 second'
+                             AND (last_polled_at IS NULL OR last_polled_at < now() - :everySeconds * interval '1 second')
+                           ORDER BY last_polled_at NULLS FIRST, abandoned_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+            RETURNING *
+            """;
+    private static final String CLOSE_WATCH = """
+            UPDATE psp_attempt SET watch_closed_at = now() WHERE id = :id AND watch_closed_at IS NULL
+            """;
     private static final String OPEN_UNKNOWN_STATS = """
             SELECT count(*) AS open, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS oldest
               FROM psp_attempt WHERE state = 'UNKNOWN'
@@ -234,6 +251,17 @@ class AttemptStore implements SweptTable<Attempt> {
     @Transactional(propagation = Propagation.MANDATORY)
     public boolean holdLease(long id, long version) {
         return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
+    }
+
+    /** Abandoned attempts due for the watch (see {@code CLAIM_ABANDONED}). */
+    List<Attempt> claimAbandoned(Duration watch, Duration every, int limit) {
+        return jdbc.sql(CLAIM_ABANDONED).param("watchSeconds", watch.toSeconds()).param("everySeconds", every.toSeconds())
+                .param("limit", limit).query(ROW).list();
+    }
+
+    /** The PSP showed the abandoned attempt's payment as final and it was applied: no more polls. */
+    boolean closeWatch(long id) {
+        return single(jdbc.sql(CLOSE_WATCH).param("id", id).update());
     }
 
     /** Open UNKNOWN attempts and the age in seconds of the oldest, for the gauges. */

@@ -180,6 +180,34 @@ class CheckoutOrchestrator {
         return attempts.findByReference(referenceId).orElseThrow();
     }
 
+    /**
+     * The abandoned-attempt watch: the PSP is asked again by the abandoned attempt's reference, and every
+     * payment it shows is applied like any late truth (the order never moves for it; a COMPLETED one is a
+     * second charge, flagged once). The webhook may never come, so this is how such a payment is learnt.
+     * The watch ends once every payment shown is final; nothing shown, or one still open, is asked again.
+     */
+    Outcome watchAbandoned(Attempt attempt) {
+        List<PspPayment> found;
+        try {
+            found = psp.findByReference(attempt.referenceId());
+        } catch (RuntimeException lookupFailed) {
+            log.info("abandoned-attempt watch of referenceId={} inconclusive: {}", attempt.referenceId(),
+                    lookupFailed.getMessage());
+            return Outcome.UNREACHABLE;
+        }
+        if (found.isEmpty()) {
+            return Outcome.STILL_UNKNOWN;
+        }
+        found.forEach(payment -> applier.apply(attempt, payment));
+        if (found.stream().allMatch(p -> p.paymentState().isFinal())) {
+            attempts.closeWatch(attempt.id());
+            log.info("abandoned attempt referenceId={}: the PSP shows {} payment(s), final; watch closed",
+                    attempt.referenceId(), found.size());
+            return Outcome.RESOLVED;
+        }
+        return Outcome.STILL_UNKNOWN;
+    }
+
     /** On the customer's return: read the payment's current state and apply it. The browser proves nothing. */
     void pollOnReturn(Order order) {
         try {

@@ -1,7 +1,11 @@
 package com.acme.payments.checkout;
 
+import java.time.Duration;
+
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * Second charges ({@code payments.duplicates.*}).
@@ -9,7 +13,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param autoRefund refund each second charge without an operator ({@code PAYMENTS_DUPLICATES_AUTO_REFUND}),
  *        from the duplicate sweep, which also resolves their UNKNOWN refunds on the {@code payments.sweep.*}
  *        schedule
+ * @param abandonedWatch how long after an operator's abandon the PSP is still asked by the attempt's
+ *        reference ({@code PAYMENTS_DUPLICATES_ABANDONED_WATCH}): a payment that appears in that time is
+ *        applied even if its webhook never comes (a COMPLETED one is a second charge). Polled on the
+ *        {@code payments.stragglers.*} schedule, each attempt at most once per {@code grace}
  */
+@Validated
 @ConfigurationProperties("payments.duplicates")
-public record DuplicateChargeProperties(@DefaultValue("false") Boolean autoRefund) {
+public record DuplicateChargeProperties(@DefaultValue("false") Boolean autoRefund,
+        @DefaultValue("24h") @DurationMin(millis = 1) Duration abandonedWatch) {
 }

@@ -1,0 +1,53 @@
+package com.acme.payments.checkout;
+
+import java.time.Clock;
+
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.stereotype.Component;
+
+import com.acme.payments.common.jobs.Backoff;
+import com.acme.payments.common.jobs.Poll;
+import com.acme.payments.common.jobs.Schedules;
+import com.acme.payments.common.jobs.Shutdown;
+import com.acme.payments.common.jobs.StragglerProperties;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * The abandoned-attempt watch ({@code abandoned-watch}): an abandoned attempt's payment may appear at the
+ * PSP later, and its webhook may never come (the receiving instance down, the database out). For
+ * {@code payments.duplicates.abandoned-watch} after the abandon, each such attempt is claimed (SKIP LOCKED,
+ * leased by {@code last_polled_at} for {@code payments.stragglers.grace}) and the PSP asked by its
+ * reference; what it shows is applied, so a COMPLETED payment is flagged as a second charge exactly once.
+ * Runs on the straggler poll's schedule ({@code payments.stragglers.*}).
+ */
+@Component
+class AbandonedAttemptSweeper implements SchedulingConfigurer {
+
+    private final StragglerProperties properties;
+    private final Shutdown shutdown;
+    private final Backoff backoff;
+    private final Poll<Attempt> poll;
+
+    AbandonedAttemptSweeper(AttemptStore attempts, CheckoutOrchestrator checkout, StragglerProperties properties,
+            DuplicateChargeProperties duplicates, Shutdown shutdown, Clock clock, MeterRegistry registry) {
+        this.properties = properties;
+        this.shutdown = shutdown;
+        this.backoff = Backoff.forJob(clock, properties.interval());
+        this.poll = new Poll<>("abandoned-watch",
+                () -> attempts.claimAbandoned(duplicates.abandonedWatch(), properties.grace(), properties.batchSize()),
+                checkout::watchAbandoned, registry, backoff, shutdown, clock);
+    }
+
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        Schedules.guarded(registrar, properties.enabled(), properties.interval(), properties.initialDelay(), backoff,
+                shutdown, this, "poll");
+    }
+
+    /** One pass. Package-visible so tests drive it directly. */
+    void poll() {
+        poll.run();
+    }
+}
