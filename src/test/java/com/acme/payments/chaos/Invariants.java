@@ -73,6 +73,7 @@ final class Invariants {
     static Result check(ChaosSimulator sim, List<String> downgrades, List<java.time.Instant> kills,
             StripeWorkload stripe) throws SQLException {
         // the simulator first: anything the database shows afterwards was caused by what it had seen by then
+        java.time.Instant seen = java.time.Instant.now(); // what the PSP's look-ups showed by then
         JsonNode simPayments = sim.payments();
         JsonNode sink = sim.sink();
         JsonNode webhooks = sim.webhooks();
@@ -205,19 +206,24 @@ final class Invariants {
         }
         checks.add(refundsAtPsp);
 
-        Check open = new Check("settled: nothing IN_FLIGHT/UNKNOWN whose payment the PSP knows");
+        Check open = new Check("settled: nothing IN_FLIGHT/UNKNOWN whose payment the PSP shows");
         long unknownAtPsp = 0;
+        long hiddenAtPsp = 0;
         for (AttemptRow a : attempts) {
             boolean isOpen = a.state().equals("IN_FLIGHT") || a.state().equals("UNKNOWN");
-            boolean known = byReference.containsKey(a.reference());
-            open.check(!(isOpen && known), "attempt " + a.reference() + " " + a.state());
-            unknownAtPsp += isOpen && !known ? 1 : 0;
+            List<JsonNode> created = allByReference.getOrDefault(a.reference(), List.of());
+            boolean shown = created.stream().anyMatch(p -> shownToLookups(p, seen));
+            open.check(!(isOpen && shown), "attempt " + a.reference() + " " + a.state());
+            unknownAtPsp += isOpen && created.isEmpty() ? 1 : 0;
+            hiddenAtPsp += isOpen && !created.isEmpty() && !shown ? 1 : 0;
         }
         for (RefundRow r : refunds) {
             boolean isOpen = r.state().equals("IN_FLIGHT") || r.state().equals("UNKNOWN");
-            boolean known = byReference.containsKey(r.reference());
-            open.check(!(isOpen && known), "refund " + r.key() + " " + r.state());
-            unknownAtPsp += isOpen && !known ? 1 : 0;
+            List<JsonNode> created = allByReference.getOrDefault(r.reference(), List.of());
+            boolean shown = created.stream().anyMatch(p -> shownToLookups(p, seen));
+            open.check(!(isOpen && shown), "refund " + r.key() + " " + r.state());
+            unknownAtPsp += isOpen && created.isEmpty() ? 1 : 0;
+            hiddenAtPsp += isOpen && !created.isEmpty() && !shown ? 1 : 0;
         }
         for (String operation : openOperations) {
             open.check(false, "operation " + operation);
@@ -225,6 +231,8 @@ final class Invariants {
         open.checked += operationCount - openOperations.size();
         checks.add(open);
         facts.put("open attempts/refunds the PSP never saw (503 before create; stay UNKNOWN by design)", unknownAtPsp);
+        facts.put("open attempts/refunds the PSP still hides from look-ups (no webhook yet: not knowable)",
+                hiddenAtPsp);
 
         Check agrees = new Check("settled: order status agrees with the PSP state of its latest attempt");
         Map<Long, AttemptRow> latest = new HashMap<>();
@@ -354,6 +362,16 @@ final class Invariants {
             facts.merge("refunds " + r.state(), 1L, Long::sum);
         }
         return new Result(checks, facts);
+    }
+
+    /**
+     * Whether the PSP's look-ups show the payment at {@code at}: a payment created with the simulator's
+     * {@code invisible} fault ({@code hiddenUntil}) is found by no search or GET until then, and a CHECKOUT
+     * payment sends no webhook, so no service could know it yet — its attempt rightly stays UNKNOWN.
+     */
+    static boolean shownToLookups(JsonNode payment, java.time.Instant at) {
+        String hiddenUntil = payment.path("hiddenUntil").asString("");
+        return hiddenUntil.isEmpty() || !at.isBefore(java.time.Instant.parse(hiddenUntil));
     }
 
     /** A SIGKILL between the first reception and the resend: the sender may have died before its record. */
