@@ -2,6 +2,7 @@ package com.acme.payments.openapi;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.springdoc.core.customizers.OpenApiCustomizer;
 
@@ -31,22 +32,22 @@ class ContractDocs implements OpenApiCustomizer {
             return;
         }
         schemas.values().forEach(schema -> {
-            Map<String, Schema> properties = schema.getProperties();
-            if (properties == null) {
-                return;
+            mark(schema, MONEY_FIELDS, OpenApiConfig::money);
+            mark(schema, CURRENCY_FIELDS, OpenApiConfig::currency);
+        });
+    }
+
+    @SuppressWarnings({ "rawtypes", "unchecked" })
+    private static void mark(Schema schema, List<String> fields, Supplier<Schema<String>> as) {
+        Map<String, Schema> properties = schema.getProperties();
+        if (properties == null) {
+            return;
+        }
+        fields.forEach(field -> {
+            Schema property = properties.get(field);
+            if (property != null && "string".equals(property.getType()) && property.get$ref() == null) {
+                properties.put(field, as.get());
             }
-            MONEY_FIELDS.forEach(field -> {
-                Schema property = properties.get(field);
-                if (property != null && "string".equals(property.getType()) && property.get$ref() == null) {
-                    properties.put(field, OpenApiConfig.money());
-                }
-            });
-            CURRENCY_FIELDS.forEach(field -> {
-                Schema property = properties.get(field);
-                if (property != null && "string".equals(property.getType()) && property.get$ref() == null) {
-                    properties.put(field, OpenApiConfig.currency());
-                }
-            });
         });
     }
 }

@@ -10,6 +10,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.acme.payments.common.audit.OperatorActionStore;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
@@ -37,10 +38,10 @@ class OutboxAdminController {
     private final OutboxAdminStore store;
     private final OutboxMetrics metrics;
 
-    private final com.acme.payments.common.audit.OperatorActionStore actions;
+    private final OperatorActionStore actions;
 
     OutboxAdminController(OutboxAdminStore store, OutboxMetrics metrics,
-            com.acme.payments.common.audit.OperatorActionStore actions) {
+            OperatorActionStore actions) {
         this.actions = actions;
         this.store = store;
         this.metrics = metrics;
