@@ -4,8 +4,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.TransactionSystemException;
 
 import com.acme.payments.stripe.ProcessedEventStore.Claim;
 import com.acme.payments.stripe.StripeEventHandler.Applied;
@@ -14,8 +18,8 @@ import com.acme.payments.stripe.StripeEventApplier.ClaimLost;
 /**
  * The life of one verified event: claim, resolve what the payload lacks from the Stripe API (outside
  * any transaction), apply in one transaction (retried on serialization conflicts or deadlocks inside
- * the same claim), answer. A failure releases the claim and answers 500 so Stripe's
- * redelivery is let in; a crash never reaches the release, and the claim expiry recovers the event.
+ * the same claim), answer. A failure releases the claim and answers 500 (503 when it was the database)
+ * so Stripe's redelivery is let in; a crash never reaches the release, and the claim expiry recovers the event.
  * Not transactional itself: the claim, the business transaction and the release are separate commits.
  */
 @Component
@@ -84,6 +88,15 @@ class StripeWebhookOrchestrator {
             metrics.event(event.type(), "claim_lost");
             log.warn("stripe event claim lost to a takeover, eventId={}", event.id());
             throw new StripeProblems.EventFailed();
+        } catch (DataAccessResourceFailureException | TransientDataAccessResourceException
+                | CannotCreateTransactionException | TransactionSystemException unreachable) {
+            // The database, not the event: no connection within the pool's timeout (a loaded machine), a
+            // connection cut, a commit whose answer was lost. Same answer as an unreachable store: retry.
+            boolean released = release(claim);
+            metrics.event(event.type(), "store_unavailable");
+            log.warn("stripe event not applied, database unavailable, claim released={}, eventId={} error={}",
+                    released, event.id(), unreachable.getClass().getSimpleName());
+            throw new StripeProblems.StoreUnavailable();
         } catch (RuntimeException failure) {
             boolean released = release(claim);
             metrics.event(event.type(), "failed");

@@ -105,6 +105,28 @@ class CrashIntegrationTests extends StripeIntegrationTest {
     }
 
     @Test
+    @DisplayName("database-unavailable-inside-the-apply-answers-503-and-releases-the-claim")
+    void databaseUnavailableInsideTheApplyAnswers503() {
+        // a pool wait past its timeout (a loaded machine) surfaces like this from the transaction manager
+        hook.beforeWrites(eventId, attempt -> {
+            throw new org.springframework.transaction.CannotCreateTransactionException(
+                    "Could not open JDBC Connection for transaction");
+        });
+
+        Http.Response failed = deliver(body);
+
+        assertThat(failed.status()).isEqualTo(503);
+        assertThat(failed.problemSlug()).isEqualTo("database-unavailable");
+        assertThat(failed.header("Retry-After")).isNotNull();
+        assertThat(grantCount(subscriptionId)).isEqualTo(1); // nothing applied
+        assertThat(eventState(eventId)).isNull(); // the claim was released
+
+        hook.clear(eventId);
+        assertThat(deliver(body).status()).isEqualTo(200); // the redelivery is let in at once
+        assertThat(grantCount(subscriptionId)).isEqualTo(2);
+    }
+
+    @Test
     @DisplayName("transaction-rolls-back-whole")
     void transactionRollsBackWhole() {
         hook.afterWrites(eventId, attempt -> {
