@@ -9,7 +9,6 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.core.retry.RetryException;
 import org.springframework.core.retry.RetryPolicy;
 import org.springframework.core.retry.RetryTemplate;
@@ -22,6 +21,7 @@ import org.springframework.web.util.UriBuilder;
 
 import com.acme.payments.common.http.ByteArrayJdkRequestFactory;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.common.web.ProblemType;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -166,16 +166,14 @@ public class StripeApiClient {
     /** STRIPE_API_KEY is not set: reconciliation cannot run. */
     public static final class StripeApiNotConfigured extends ApiProblem {
         StripeApiNotConfigured() {
-            super(HttpStatus.INTERNAL_SERVER_ERROR, "stripe-api-not-configured", "Stripe API not configured",
-                    "The Stripe API key is not configured on this service.");
+            super(ProblemType.STRIPE_API_NOT_CONFIGURED, "The Stripe API key is not configured on this service.");
         }
     }
 
     /** Stripe did not answer, or answered with an error or an unreadable body. */
     public static final class StripeApiUnavailable extends ApiProblem {
         StripeApiUnavailable() {
-            super(HttpStatus.BAD_GATEWAY, "stripe-api-unavailable", "Stripe API unavailable",
-                    "The Stripe API could not be read; try again later.");
+            super(ProblemType.STRIPE_API_UNAVAILABLE, "The Stripe API could not be read; try again later.");
         }
     }
 }
