@@ -35,7 +35,10 @@ class TableOwnershipTests {
 
     /** {@code Class.CONSTANT -> table}: reads of another feature's table, each in the same statement on purpose. */
     private static final Set<String> FOREIGN_READS = Set.of(
-            // the newest-attempt guard: an order moves only for its newest attempt, checked in the UPDATE itself
+            // the newest-attempt guard: an order moves only for its newest, not abandoned attempt. It stays
+            // in the UPDATE: a check through AttemptStore first would be a separate statement, and under READ
+            // COMMITTED a newer attempt (or an abandon) committed between the two would let an old result move
+            // the order; inside the one conditional UPDATE the check and the move are a single step
             "OrderStore.TO_PAID -> psp_attempt", "OrderStore.TO_AUTHORIZED -> psp_attempt",
             "OrderStore.TO_FAILED -> psp_attempt", "OrderStore.TO_PROCESSING -> psp_attempt",
             // the operator's listings show the order_ref beside each open row

@@ -8,11 +8,11 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.billing.GrantApplier.PeriodPayment;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.stripe.SerializationRetry;
 import com.acme.payments.stripe.StripeApiClient;
@@ -80,8 +80,7 @@ class ReconciliationOrchestrator {
     /** Neither Stripe's metadata nor our mirror says whose subscription this is. */
     static final class SubscriptionUserUnknown extends ApiProblem {
         SubscriptionUserUnknown() {
-            super(HttpStatus.UNPROCESSABLE_CONTENT, "subscription-user-unknown", "Subscription user unknown",
-                    "The subscription carries no metadata.userId and has no mirror; nothing can be granted.");
+            super(ProblemType.SUBSCRIPTION_USER_UNKNOWN, "The subscription carries no metadata.userId and has no mirror; nothing can be granted.");
         }
     }
 }

@@ -17,6 +17,7 @@ import org.springframework.transaction.annotation.Transactional;
 import com.acme.payments.common.jobs.OpenRows;
 import com.acme.payments.common.jobs.Rows;
 import com.acme.payments.common.jobs.SweptTable;
+import com.acme.payments.common.ops.Unresolved;
 import com.acme.payments.order.OrderStore;
 
 /**
@@ -226,9 +227,9 @@ class AttemptStore implements SweptTable<Attempt> {
 
     /** IN_FLIGHT and UNKNOWN attempts, oldest first, for the operators' list. */
     @Transactional(readOnly = true)
-    List<com.acme.payments.common.ops.Unresolved> unresolved(int limit) {
+    List<Unresolved> unresolved(int limit) {
         return jdbc.sql(UNRESOLVED).param("limit", limit)
-                .query((rs, n) -> new com.acme.payments.common.ops.Unresolved("checkout", rs.getString("reference_id"),
+                .query((rs, n) -> new Unresolved("checkout", rs.getString("reference_id"),
                         rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("since").toInstant()))
                 .list();
     }

@@ -11,15 +11,19 @@ import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderLookup;
 import com.acme.payments.order.OrderView;
 
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /** Capture or void an AUTHORIZED order (admin key); both answer the order view. Optional body {@code {reason}}. */
 @RestController
+@Tag(name = "Capture and void")
 class CaptureController {
 
     private final OrderLookup orders;
@@ -37,6 +41,9 @@ class CaptureController {
 
     @PostMapping("/api/orders/{orderRef}/capture")
     @Allow(Role.ADMIN)
+    @io.swagger.v3.oas.annotations.Operation(summary = "Capture an AUTHORIZED order")
+    @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.ORDER_NOT_AUTHORIZED, ProblemType.PAYMENT_OUTCOME_UNKNOWN,
+            ProblemType.PSP_REJECTED })
     OrderView capture(@PathVariable String orderRef, Caller caller,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
             @RequestBody(required = false) byte[] body) {
@@ -45,6 +52,9 @@ class CaptureController {
 
     @PostMapping("/api/orders/{orderRef}/void")
     @Allow(Role.ADMIN)
+    @io.swagger.v3.oas.annotations.Operation(summary = "Void an AUTHORIZED order")
+    @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.ORDER_NOT_AUTHORIZED, ProblemType.PAYMENT_OUTCOME_UNKNOWN,
+            ProblemType.PSP_REJECTED })
     OrderView voidPayment(@PathVariable String orderRef, Caller caller,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
             @RequestBody(required = false) byte[] body) {

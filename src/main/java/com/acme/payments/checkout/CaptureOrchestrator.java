@@ -4,7 +4,6 @@ import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.checkout.CheckoutProblems.PaymentOutcomeUnknownProblem;
@@ -13,6 +12,7 @@ import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.jobs.SweepProperties;
 import com.acme.payments.common.jobs.Unclassified;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
@@ -106,8 +106,7 @@ class CaptureOrchestrator {
 
     static final class OrderNotAuthorized extends ApiProblem {
         OrderNotAuthorized(String orderRef, String status) {
-            super(HttpStatus.CONFLICT, "order-not-authorized", "Order not authorized",
-                    "Only AUTHORIZED orders can be captured or voided; " + orderRef + " is " + status + ".");
+            super(ProblemType.ORDER_NOT_AUTHORIZED, "Only AUTHORIZED orders can be captured or voided; " + orderRef + " is " + status + ".");
         }
     }
 }

@@ -1,8 +1,5 @@
 package com.acme.payments.checkout;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -17,6 +14,8 @@ import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.audit.OperatorActionStore;
 import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderLookup;
@@ -24,6 +23,8 @@ import com.acme.payments.order.OrderView;
 
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /** Checkout, the customer's return, and the operator's way out of an attempt the PSP never saw. */
 @RestController
@@ -50,20 +51,29 @@ class CheckoutController {
 
     @PostMapping("/api/orders/{orderRef}/checkout")
     @Allow({ Role.SHOP, Role.ORDER_TOKEN })
-    Map<String, Object> checkout(@PathVariable String orderRef,
+    @Tag(name = "Checkout")
+    @io.swagger.v3.oas.annotations.Operation(
+            summary = "Start (or replay) the checkout: the PSP's hosted page to send the customer to")
+    @ApiResponse(responseCode = "200", description = "The redirect; a repeat returns the stored redirectUrl")
+    @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
+            ProblemType.PAYMENT_OUTCOME_UNKNOWN, ProblemType.CHECKOUT_IN_PROGRESS, ProblemType.ORDER_NOT_PAYABLE,
+            ProblemType.CHECKOUT_DECLINED, ProblemType.PSP_REJECTED })
+    CheckoutStarted checkout(@PathVariable String orderRef,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = CheckoutRequest.class)))
             @RequestBody(required = false) byte[] body) {
         Order order = orders.require(orderRef);
         String returnUrl = returnUrls.choose(bodies.read(body, CheckoutRequest.class, true).returnUrl());
         Attempt attempt = orchestrator.checkout(order, returnUrl);
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("redirectUrl", attempt.redirectUrl());
-        answer.put("attempt", Map.of("referenceId", attempt.referenceId(), "state", attempt.state().name()));
-        return answer;
+        return new CheckoutStarted(attempt.redirectUrl(),
+                new AttemptSummary(attempt.referenceId(), attempt.state().name()));
     }
 
     @GetMapping("/api/orders/{orderRef}/return")
     @Allow({ Role.SHOP, Role.ORDER_TOKEN })
+    @Tag(name = "Checkout")
+    @io.swagger.v3.oas.annotations.Operation(
+            summary = "The customer is back: poll the PSP, apply the result, answer the order")
+    @ProblemAnswers(ProblemType.NOT_FOUND)
     OrderView customerReturned(@PathVariable String orderRef) {
         Order order = orders.require(orderRef);
         orchestrator.pollOnReturn(order);
@@ -72,7 +82,13 @@ class CheckoutController {
 
     @PostMapping("/api/admin/attempts/{referenceId}/abandon")
     @Allow(Role.ADMIN)
-    Map<String, Object> abandon(@PathVariable String referenceId, Caller caller,
+    @Tag(name = "Operations")
+    @io.swagger.v3.oas.annotations.Operation(summary = "Close an UNKNOWN attempt the PSP confirmed never existed; "
+            + "the PSP is asked once more first (recorded with who, why and when)")
+    @ApiResponse(responseCode = "200", description = "The attempt, now FAILED with reason abandoned")
+    @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
+            ProblemType.ATTEMPT_NOT_OPEN, ProblemType.PAYMENT_OUTCOME_UNKNOWN })
+    AbandonedAttempt abandon(@PathVariable String referenceId, Caller caller,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
             @RequestBody(required = false) byte[] body) {
         if (attempts.findByReference(referenceId).isEmpty()) {
@@ -82,11 +98,20 @@ class CheckoutController {
         actions.record(caller.actor(), "abandon", "attempt:" + referenceId, note.reason());
         Attempt abandoned = orchestrator.abandon(referenceId, caller.actor(), note.reason());
         log.warn("attempt referenceId={} abandoned by {} reason={}", referenceId, caller.actor(), note.reason());
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("referenceId", abandoned.referenceId());
-        answer.put("state", abandoned.state().name());
-        answer.put("failureReason", abandoned.failureReason());
-        answer.put("abandonedBy", caller.actor());
-        return answer;
+        return new AbandonedAttempt(abandoned.referenceId(), abandoned.state().name(), abandoned.failureReason(),
+                caller.actor());
+    }
+
+    @Schema(requiredProperties = { "redirectUrl", "attempt" })
+    record CheckoutStarted(@Schema(format = "uri", description = "The PSP's hosted page") String redirectUrl,
+            AttemptSummary attempt) {
+    }
+
+    @Schema(requiredProperties = { "referenceId", "state" })
+    record AttemptSummary(String referenceId, @Schema(example = "READY") String state) {
+    }
+
+    record AbandonedAttempt(String referenceId, @Schema(example = "FAILED") String state,
+            @Schema(example = "abandoned") String failureReason, String abandonedBy) {
     }
 }

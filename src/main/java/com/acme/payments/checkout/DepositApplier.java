@@ -2,6 +2,7 @@ package com.acme.payments.checkout;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,14 +68,15 @@ class DepositApplier {
             orders.apply(attempt.orderId(), attempt.id(), PaymentTransition.TO_PROCESSING, payment);
             return Applied.NO_CHANGE;
         }
+        if (transition == PaymentTransition.TO_PAID) {
+            Optional<String> paid = orders.markPaid(attempt.orderId(), attempt.id(), payment);
+            if (paid.isEmpty()) {
+                return secondChargeOrDuplicate(attempt, payment);
+            }
+            outbox.enqueue(orderPaid(paid.get(), payment));
+            return Applied.APPLIED;
+        }
         boolean moved = orders.apply(attempt.orderId(), attempt.id(), transition, payment);
-        if (moved && transition == PaymentTransition.TO_PAID) {
-            Order order = orders.findById(attempt.orderId()).orElseThrow();
-            outbox.enqueue(orderPaid(order, payment));
-        }
-        if (!moved && transition == PaymentTransition.TO_PAID) {
-            return secondChargeOrDuplicate(attempt, payment);
-        }
         return moved ? Applied.APPLIED : Applied.ALREADY_PAST;
     }
 
@@ -117,12 +119,12 @@ class DepositApplier {
         return Outcome.RESOLVED;
     }
 
-    private static OutboxEntry orderPaid(Order order, PspPayment payment) {
+    private static OutboxEntry orderPaid(String orderRef, PspPayment payment) {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("orderRef", order.orderRef());
+        body.put("orderRef", orderRef);
         body.put("pspPaymentId", payment.id());
         body.put("amount", Amounts.canonical(payment.amount(), payment.currency()).toPlainString());
         body.put("currency", payment.currency());
-        return new OutboxEntry("order_paid", "order", order.orderRef(), payment.id(), body);
+        return new OutboxEntry("order_paid", "order", orderRef, payment.id(), body);
     }
 }

@@ -16,14 +16,19 @@ import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /** Second charges: the list, and the full refund of one (admin key). */
 @RestController
+@Tag(name = "Operations")
 class DuplicateChargeController {
 
     private final DuplicateChargeStore duplicates;
@@ -41,12 +46,16 @@ class DuplicateChargeController {
 
     @GetMapping("/api/admin/duplicate-charges")
     @Allow(Role.ADMIN)
+    @Operation(summary = "Second charges: COMPLETED payments an order did not book")
     List<ChargeView> list() {
         return duplicates.all().stream().map(ChargeView::of).toList();
     }
 
     @PostMapping("/api/admin/duplicate-charges/{pspPaymentId}/refund")
     @Allow(Role.ADMIN)
+    @Operation(summary = "Refund a second charge in full, exactly once however often it is called")
+    @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
+            ProblemType.REFUND_OUTCOME_UNKNOWN })
     ResponseEntity<RefundView> refund(@PathVariable String pspPaymentId, Caller caller,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
             @RequestBody(required = false) byte[] body) {

@@ -6,11 +6,11 @@ import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.psp.CreatePayment;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
@@ -127,8 +127,7 @@ class DuplicateChargeOrchestrator {
 
     static final class DuplicateRefundOutcomeUnknown extends ApiProblem {
         DuplicateRefundOutcomeUnknown(String referenceId, Duration retryAfter) {
-            super(HttpStatus.CONFLICT, "refund-outcome-unknown", "Refund outcome unknown",
-                    "The payment provider's answer is not known yet; call again later.");
+            super(ProblemType.REFUND_OUTCOME_UNKNOWN, "The payment provider's answer is not known yet; call again later.");
             with("referenceId", referenceId);
             retryAfter(retryAfter);
         }

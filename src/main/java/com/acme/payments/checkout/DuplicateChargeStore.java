@@ -13,6 +13,8 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.common.jobs.Sweepable;
+
 /**
  * Owns {@code duplicate_charge}. A charge is recorded once (unique PSP payment id). Its refund follows
  * the refunds' protocol on the same row: the claim sets a reference and IN_FLIGHT in one conditional
@@ -21,7 +23,7 @@ import org.springframework.transaction.annotation.Transactional;
  */
 @Repository
 @Transactional
-class DuplicateChargeStore {
+class DuplicateChargeStore implements Sweepable<String> {
 
     private static final String RECORD = """
             INSERT INTO duplicate_charge (order_id, psp_payment_id, amount, currency)
@@ -134,11 +136,13 @@ class DuplicateChargeStore {
         return single(jdbc.sql(FAIL_DONE).param("referenceId", referenceId).param("errorCode", errorCode).update());
     }
 
-    int ageInFlight(Duration age, int limit) {
+    @Override
+    public int ageInFlight(Duration age, int limit) {
         return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
     }
 
-    List<String> claimUnknown(Duration lease, int limit) {
+    @Override
+    public List<String> claimUnknown(Duration lease, int limit) {
         return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit)
                 .query(String.class).list();
     }

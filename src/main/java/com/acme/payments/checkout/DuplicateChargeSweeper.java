@@ -1,8 +1,6 @@
 package com.acme.payments.checkout;
 
 import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,11 +9,10 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.jobs.Backoff;
-import com.acme.payments.common.jobs.JobMetrics;
 import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
+import com.acme.payments.common.jobs.Sweep;
 import com.acme.payments.common.jobs.SweepProperties;
-import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.web.ApiProblem;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,7 +21,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * Second charges' refunds that no request will finish: ages IN_FLIGHT ones whose owner died into
  * UNKNOWN and reconciles UNKNOWN ones by reference (claimed with SKIP LOCKED, fenced by version); with
  * {@code payments.duplicates.auto-refund} it also refunds charges nobody refunded yet — through the
- * same claim as the operator's call, so it never adds a second refund. Runs on {@code payments.sweep.*}.
+ * same claim as the operator's call, so it never adds a second refund. The first part is the one
+ * {@link Sweep} every such table uses; runs on {@code payments.sweep.*}.
  */
 @Component
 class DuplicateChargeSweeper implements SchedulingConfigurer {
@@ -36,9 +34,8 @@ class DuplicateChargeSweeper implements SchedulingConfigurer {
     private final DuplicateChargeProperties duplicateProperties;
     private final SweepProperties properties;
     private final Shutdown shutdown;
-    private final Clock clock;
-    private final JobMetrics metrics;
     private final Backoff backoff;
+    private final Sweep<String> refundSweep;
 
     DuplicateChargeSweeper(DuplicateChargeStore duplicates, DuplicateChargeOrchestrator orchestrator,
             DuplicateChargeProperties duplicateProperties, SweepProperties properties, Shutdown shutdown,
@@ -48,9 +45,10 @@ class DuplicateChargeSweeper implements SchedulingConfigurer {
         this.duplicateProperties = duplicateProperties;
         this.properties = properties;
         this.shutdown = shutdown;
-        this.clock = clock;
-        this.metrics = new JobMetrics(registry, "duplicate-sweep");
         this.backoff = Backoff.forJob(clock, properties.interval());
+        this.refundSweep = new Sweep<>("duplicate-sweep", duplicates,
+                paymentId -> orchestrator.resolve(orchestrator.current(paymentId), true), properties, registry,
+                backoff, shutdown, clock);
     }
 
     @Override
@@ -60,13 +58,7 @@ class DuplicateChargeSweeper implements SchedulingConfigurer {
     }
 
     void sweep() {
-        long started = clock.millis();
-        int aged = duplicates.ageInFlight(properties.inFlightAge(), properties.batchSize());
-        metrics.aged(aged);
-        List<String> claimed = duplicates.claimUnknown(properties.lease(), properties.batchSize());
-        metrics.claimed(claimed.size());
-        SweepLoop.process("duplicate-sweep", claimed,
-                paymentId -> orchestrator.resolve(orchestrator.current(paymentId), true), metrics, backoff, shutdown);
+        refundSweep.run();
         if (duplicateProperties.autoRefund()) {
             for (String paymentId : duplicates.notRefunded(properties.batchSize())) {
                 if (shutdown.stopping()) {
@@ -74,10 +66,6 @@ class DuplicateChargeSweeper implements SchedulingConfigurer {
                 }
                 autoRefund(paymentId);
             }
-        }
-        metrics.run(Duration.ofMillis(clock.millis() - started));
-        if (aged > 0 || !claimed.isEmpty()) {
-            log.info("duplicate sweep: aged={} claimed={}", aged, claimed.size());
         }
     }
 

@@ -2,6 +2,7 @@ package com.acme.payments.checkout;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 import org.springframework.jdbc.core.RowMapper;
@@ -12,6 +13,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.common.jobs.Rows;
 import com.acme.payments.common.jobs.SweptTable;
+import com.acme.payments.common.ops.Unresolved;
 
 /** Owns {@code psp_payment_operation}: capture/void claimed before the call, settled conditionally. */
 @Repository
@@ -139,10 +141,10 @@ class OperationStore implements SweptTable<Operation> {
 
     /** IN_FLIGHT and UNKNOWN operations, oldest first; the reference is the operation's id. */
     @Transactional(readOnly = true)
-    java.util.List<com.acme.payments.common.ops.Unresolved> unresolved(int limit) {
+    List<Unresolved> unresolved(int limit) {
         return jdbc.sql(UNRESOLVED).param("limit", limit)
-                .query((rs, n) -> new com.acme.payments.common.ops.Unresolved(
-                        rs.getString("kind").toLowerCase(java.util.Locale.ROOT), "op-" + rs.getLong("id"),
+                .query((rs, n) -> new Unresolved(
+                        rs.getString("kind").toLowerCase(Locale.ROOT), "op-" + rs.getLong("id"),
                         rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("created_at").toInstant()))
                 .list();
     }

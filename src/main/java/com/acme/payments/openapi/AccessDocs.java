@@ -21,14 +21,17 @@ class AccessDocs implements OperationCustomizer {
 
     @Override
     public Operation customize(Operation operation, HandlerMethod handler) {
-        Allow allow = handler.getMethodAnnotation(Allow.class);
-        if (allow == null) {
-            allow = handler.getBeanType().getAnnotation(Allow.class);
-        }
+        Allow allow = allowOf(handler);
         if (allow != null) {
             operation.setSecurity(requirements(Arrays.asList(allow.value())));
         }
         return operation;
+    }
+
+    /** The method's rule, else its controller's; none for a {@code @Public} endpoint. */
+    static Allow allowOf(HandlerMethod handler) {
+        Allow allow = handler.getMethodAnnotation(Allow.class);
+        return allow != null ? allow : handler.getBeanType().getAnnotation(Allow.class);
     }
 
     static List<SecurityRequirement> requirements(List<Role> roles) {

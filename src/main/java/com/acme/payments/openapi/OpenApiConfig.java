@@ -24,8 +24,9 @@ import io.swagger.v3.oas.models.tags.Tag;
 
 /**
  * The frame of the OpenAPI description: the three bearer credentials, the problem body, money as a
- * decimal string. What each operation answers is filled in by {@link AccessDocs} (from {@code @Allow})
- * and {@link ContractDocs} (the contract's table).
+ * decimal string. Each operation's summary, bodies and success answers come from its controller's
+ * annotations and records; {@link AccessDocs} adds who may call it (from {@code @Allow}) and
+ * {@link ProblemDocs} its problems (from {@code @ProblemAnswers} and {@code ProblemType}).
  */
 @Configuration(proxyBeanMethods = false)
 class OpenApiConfig {
@@ -68,6 +69,11 @@ class OpenApiConfig {
     }
 
     @Bean
+    ProblemDocs problemDocs() {
+        return new ProblemDocs();
+    }
+
+    @Bean
     ContractDocs contractDocs() {
         return new ContractDocs();
     }
@@ -77,6 +83,10 @@ class OpenApiConfig {
         money.description("A decimal string in major units (\"10.01\"); a JSON number is also accepted and read "
                 + "exactly. No more fraction digits than the currency has.");
         return money.example("10.01");
+    }
+
+    static Schema<String> currency() {
+        return new StringSchema().pattern("^[A-Z]{3}$").example("EUR").description("ISO-4217");
     }
 
     private static SecurityScheme bearer(String description) {

@@ -1,8 +1,5 @@
 package com.acme.payments.order;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -14,12 +11,19 @@ import org.springframework.web.bind.annotation.RestController;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
+import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /** {@code /api/orders}: create and read orders. */
 @RestController
+@Tag(name = "Orders")
 class OrderController {
 
     private final OrderCreation creation;
@@ -34,25 +38,37 @@ class OrderController {
 
     @PostMapping("/api/orders")
     @Allow(Role.SHOP)
-    ResponseEntity<Map<String, Object>> create(
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = CreateOrderRequest.class)))
+    @Operation(summary = "Create an order (idempotent on orderRef)")
+    @ApiResponse(responseCode = "201", description = "Created; `clientToken` appears only in this answer")
+    @ApiResponse(responseCode = "200", description = "The same body again: the same order, without a token")
+    @ProblemAnswers({ ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST, ProblemType.ORDER_REF_CONFLICT })
+    ResponseEntity<OrderCreated> create(
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(schema = @Schema(implementation = CreateOrderRequest.class)))
             @RequestBody(required = false) byte[] body) {
         OrderCreation.Created created = creation.create(bodies.read(body, CreateOrderRequest.class, false));
-        OrderView view = OrderView.of(created.order());
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("orderRef", view.orderRef());
-        answer.put("status", view.status());
-        answer.put("amount", view.amount());
-        answer.put("currency", view.currency());
-        if (created.isNew()) {
-            answer.put("clientToken", created.clientToken());
-        }
-        return ResponseEntity.status(created.isNew() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
+        return ResponseEntity.status(created.isNew() ? HttpStatus.CREATED : HttpStatus.OK)
+                .body(OrderCreated.of(created));
     }
 
     @GetMapping("/api/orders/{orderRef}")
     @Allow({ Role.SHOP, Role.ORDER_TOKEN })
+    @Operation(summary = "Read an order")
+    @ProblemAnswers(ProblemType.NOT_FOUND)
     OrderView get(@PathVariable String orderRef) {
         return OrderView.of(lookup.require(orderRef));
+    }
+
+    /** The answer to a create: the order's first fields, and its client token only when it was created now. */
+    @Schema(requiredProperties = { "orderRef", "status", "amount", "currency" })
+    record OrderCreated(String orderRef, String status, String amount, String currency,
+            @JsonInclude(JsonInclude.Include.NON_NULL)
+            @Schema(description = "The order's client token, only in the 201 answer; stored hashed, never shown again")
+            String clientToken) {
+
+        static OrderCreated of(OrderCreation.Created created) {
+            OrderView view = OrderView.of(created.order());
+            return new OrderCreated(view.orderRef(), view.status(), view.amount(), view.currency(),
+                    created.isNew() ? created.clientToken() : null);
+        }
     }
 }

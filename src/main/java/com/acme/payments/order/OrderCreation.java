@@ -2,12 +2,12 @@ package com.acme.payments.order;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.money.Amounts;
 import com.acme.payments.common.security.Secrets;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.common.web.ProblemType;
 
 /**
  * Creates orders idempotently by {@code orderRef}: the same body again answers the same order (without
@@ -49,8 +49,7 @@ class OrderCreation {
 
     static final class OrderRefConflict extends ApiProblem {
         OrderRefConflict(String orderRef) {
-            super(HttpStatus.CONFLICT, "order-ref-conflict", "Order reference conflict",
-                    "Order " + orderRef + " exists with a different amount or currency.");
+            super(ProblemType.ORDER_REF_CONFLICT, "Order " + orderRef + " exists with a different amount or currency.");
         }
     }
 }

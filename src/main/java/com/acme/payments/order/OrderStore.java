@@ -50,6 +50,7 @@ public class OrderStore {
              WHERE id = :id AND status IN (:from)
                AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
                                 AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
+            RETURNING order_ref
             """;
     private static final String TO_AUTHORIZED = """
             UPDATE orders
@@ -148,11 +149,11 @@ public class OrderStore {
         if (transition == null) {
             return false;
         }
+        if (transition == PaymentTransition.TO_PAID) {
+            return markPaid(orderId, attemptId, payment).isPresent();
+        }
         JdbcClient.StatementSpec statement = switch (transition) {
-            case TO_PAID -> jdbc.sql(TO_PAID)
-                    .param("amount", Amounts.canonical(payment.amount(), payment.currency()))
-                    .param("currency", payment.currency())
-                    .param("paymentId", payment.id());
+            case TO_PAID -> throw new IllegalStateException("TO_PAID goes through markPaid");
             case TO_AUTHORIZED -> jdbc.sql(TO_AUTHORIZED).param("paymentId", payment.id());
             case TO_FAILED -> jdbc.sql(TO_FAILED)
                     .param("paymentId", payment.id()) // the failure is this payment's, not an earlier attempt's
@@ -163,6 +164,22 @@ public class OrderStore {
         int rows = statement.param("id", orderId).param("attemptId", attemptId)
                 .param("from", transition.fromNames()).update();
         return single(rows);
+    }
+
+    /**
+     * The PAID move, conditionally: the order's ref when this call moved it (the {@code order_paid}
+     * effect needs it, and RETURNING spares a re-read), empty when it was already past it.
+     */
+    public Optional<String> markPaid(long orderId, long attemptId, PspPayment payment) {
+        List<String> moved = jdbc.sql(TO_PAID)
+                .param("amount", Amounts.canonical(payment.amount(), payment.currency()))
+                .param("currency", payment.currency())
+                .param("paymentId", payment.id())
+                .param("id", orderId).param("attemptId", attemptId)
+                .param("from", PaymentTransition.TO_PAID.fromNames())
+                .query(String.class).list();
+        single(moved.size());
+        return moved.stream().findFirst();
     }
 
     public List<Long> claimStragglers(Duration grace, int limit) {

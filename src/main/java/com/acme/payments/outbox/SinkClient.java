@@ -9,11 +9,12 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 
 import org.springframework.http.MediaType;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
+
+import com.acme.payments.common.http.ByteArrayJdkRequestFactory;
 
 /**
  * POSTs one effect to its sink: the stored payload is the body, the effect's idempotency key goes in
@@ -28,6 +29,8 @@ import org.springframework.web.client.RestClientException;
 class SinkClient {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    /** A sink's answer body is never read; past this size its connection is dropped. */
+    private static final int MAX_BODY = 64 * 1024;
 
     /** The sink's answer, or why there was none. {@code error} is short and safe to store and log. */
     record Result(boolean accepted, String error) {
@@ -39,14 +42,18 @@ class SinkClient {
     SinkClient(OutboxProperties properties, RestClient.Builder builder, DeliveryTrace trace) {
         OutboxProperties.Sinks settings = properties.sinks();
         this.trace = trace;
-        // HTTP/1.1: the JDK client would otherwise try an h2c upgrade on plain http.
-        JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(HttpClient.newBuilder()
+        // HTTP/1.1: the JDK client would otherwise try an h2c upgrade on plain http. Pooled keep-alive
+        // connections; no thread per delivery (see ByteArrayJdkRequestFactory).
+        HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(settings.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
-                .build());
-        factory.setReadTimeout(settings.readTimeout());
-        this.http = builder.clone().requestFactory(factory).build();
+                .executor(ByteArrayJdkRequestFactory.daemonPool("sink-http-", 2))
+                .build();
+        // the status is the answer: it counts when the headers arrive, the body is only drained
+        this.http = builder.clone().requestFactory(ByteArrayJdkRequestFactory.statusOnly(client,
+                settings.readTimeout(), MAX_BODY, ByteArrayJdkRequestFactory.deadlineTimer("sink-http-deadline-")))
+                .build();
     }
 
     /** {@code signature}: the {@code Payments-Signature} value, or null for a sink without a secret. */

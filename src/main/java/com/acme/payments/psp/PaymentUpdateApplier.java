@@ -41,7 +41,8 @@ public class PaymentUpdateApplier {
     public WebhookOutcome receive(PspPayment payment) {
         var receipt = inbox.upsert(payment);
         if (receipt.isEmpty()) {
-            log.info("psp webhook duplicate payment={} state={}", payment.id(), payment.state());
+            // DEBUG: the webhook's one INFO line is the controller's (with the outcome)
+            log.debug("psp webhook duplicate payment={} state={}", payment.id(), payment.state());
             return WebhookOutcome.DUPLICATE;
         }
         Applied applied = applyKeepingTheReceipt(payment);
@@ -52,7 +53,7 @@ public class PaymentUpdateApplier {
             case DUPLICATE_CHARGE -> close(receipt.get(), "duplicate_charge", WebhookOutcome.DUPLICATE_CHARGE);
             case UNMATCHED -> WebhookOutcome.UNKNOWN_PAYMENT; // stays open for the replay job
         };
-        log.info("psp payment update payment={} state={} outcome={}", payment.id(), payment.state(), outcome.value());
+        log.debug("psp payment update payment={} state={} outcome={}", payment.id(), payment.state(), outcome.value());
         return outcome;
     }
 

@@ -1,10 +1,7 @@
 package com.acme.payments.psp;
 
-import java.util.Map;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -12,10 +9,19 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.acme.payments.common.security.Public;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
  * {@code POST /webhooks/psp}: raw bytes in, signature checked before any parsing, then inbox + apply
@@ -40,7 +46,17 @@ class PspWebhookController {
 
     @PostMapping("/webhooks/psp")
     @Public("the Signature header: an HMAC of the raw body with the PSP signing key")
-    Map<String, String> receive(@RequestBody(required = false) byte[] body,
+    @Tag(name = "Webhooks")
+    @Operation(summary = "The PSP's payment webhook")
+    @ApiResponse(responseCode = "200", description = "Recorded")
+    @ProblemAnswers({ ProblemType.INVALID_SIGNATURE, ProblemType.MALFORMED_REQUEST })
+    WebhookAnswer receive(
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+                    description = "The PSP payment object, verified as raw bytes: send it unchanged",
+                    content = @Content(schema = @Schema(implementation = PspPayment.class)))
+            @RequestBody(required = false) byte[] body,
+            @Parameter(required = true, description = "HMAC-SHA256 of the raw body bytes with PSP_SIGNING_KEY, "
+                    + "hex or base64; checked before any parsing")
             @RequestHeader(name = "Signature", required = false) String signatureHeader) {
         if (!signature.verify(body, signatureHeader)) {
             metrics.outcome("bad_signature");
@@ -57,13 +73,17 @@ class PspWebhookController {
         WebhookOutcome outcome = updates.receive(payment);
         metrics.outcome(outcome.value());
         log.info("psp webhook paymentId={} state={} outcome={}", payment.id(), payment.state(), outcome.value());
-        return Map.of("status", outcome.value());
+        return new WebhookAnswer(outcome);
+    }
+
+    /** {@code {"status": "<outcome>"}}: what became of the delivery. */
+    @Schema(requiredProperties = "status")
+    record WebhookAnswer(WebhookOutcome status) {
     }
 
     static final class BadSignature extends ApiProblem {
         BadSignature() {
-            super(HttpStatus.UNAUTHORIZED, "invalid-signature", "Invalid signature",
-                    "The Signature header is missing or does not match the body.");
+            super(ProblemType.INVALID_SIGNATURE, "The Signature header is missing or does not match the body.");
         }
     }
 }

@@ -1,8 +1,6 @@
 package com.acme.payments.refund;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -19,12 +17,20 @@ import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.audit.OperatorActionStore;
 import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderLookup;
+import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /** Refunds of a PAID order, for operators (admin key). */
 @RestController
@@ -49,9 +55,18 @@ class RefundController {
 
     @PostMapping("/api/orders/{orderRef}/refunds")
     @Allow(Role.ADMIN)
-    ResponseEntity<Map<String, Object>> refund(@PathVariable String orderRef, Caller caller,
+    @Tag(name = "Refunds")
+    @Operation(summary = "Refund part or all of a PAID order")
+    @ApiResponse(responseCode = "201", description = "The first answer for this key")
+    @ApiResponse(responseCode = "200", description = "A replay of the key: the same body")
+    @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
+            ProblemType.REFUND_OUTCOME_UNKNOWN, ProblemType.REFUND_BLOCKED_BY_UNKNOWN, ProblemType.ORDER_NOT_REFUNDABLE,
+            ProblemType.REFUND_EXCEEDS_REMAINDER, ProblemType.REFUND_KEY_REUSED })
+    ResponseEntity<RefundResponse> refund(@PathVariable String orderRef, Caller caller,
+            @Parameter(required = true, description = "The caller's refund key: one key is one refund forever; "
+                    + "1-255 printable ASCII characters. Missing: 400 validation-failed.")
             @RequestHeader(name = "Idempotency-Key", required = false) String refundKey,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = RefundRequest.class)))
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(schema = @Schema(implementation = RefundRequest.class)))
             @RequestBody(required = false) byte[] body) {
         Order order = orders.require(orderRef);
         if (refundKey == null || refundKey.isBlank() || refundKey.length() > MAX_KEY
@@ -63,19 +78,29 @@ class RefundController {
         actions.record(caller.actor(), "refund", "order:" + orderRef + "/refund:" + refundKey, request.reason());
         RefundOrchestrator.Answer answer = orchestrator.refund(order, refundKey, request.amount(), request.currency(),
                 caller.actor(), request.reason());
-        return ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK).body(view(answer.refund()));
+        return ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK).body(RefundResponse.of(answer.refund()));
     }
 
     @GetMapping("/api/orders/{orderRef}/refunds")
     @Allow(Role.ADMIN)
-    List<Map<String, Object>> list(@PathVariable String orderRef) {
+    @Tag(name = "Refunds")
+    @Operation(summary = "The order's refund attempts")
+    @ApiResponse(responseCode = "200", description = "Oldest first",
+            content = @Content(array = @ArraySchema(schema = @Schema(implementation = RefundResponse.class))))
+    @ProblemAnswers(ProblemType.NOT_FOUND)
+    List<RefundResponse> list(@PathVariable String orderRef) {
         Order order = orders.require(orderRef);
-        return refunds.forOrder(order.id()).stream().map(RefundController::view).toList();
+        return refunds.forOrder(order.id()).stream().map(RefundResponse::of).toList();
     }
 
     @PostMapping("/api/admin/refunds/{referenceId}/abandon")
     @Allow(Role.ADMIN)
-    Map<String, Object> abandon(@PathVariable String referenceId, Caller caller,
+    @Tag(name = "Operations")
+    @Operation(summary = "Close an UNKNOWN refund the PSP confirmed never existed: its reservation is released")
+    @ApiResponse(responseCode = "200", description = "The refund, now FAILED with errorCode abandoned")
+    @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
+            ProblemType.REFUND_NOT_OPEN, ProblemType.REFUND_OUTCOME_UNKNOWN })
+    RefundResponse abandon(@PathVariable String referenceId, Caller caller,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
             @RequestBody(required = false) byte[] body) {
         if (referenceId.length() > 255 || refunds.findByReference(referenceId).isEmpty()) {
@@ -83,24 +108,24 @@ class RefundController {
         }
         OperatorNote note = bodies.read(body, OperatorNote.class, true);
         actions.record(caller.actor(), "abandon", "refund:" + referenceId, note.reason());
-        return view(orchestrator.abandon(referenceId, caller.actor(), note.reason()));
+        return RefundResponse.of(orchestrator.abandon(referenceId, caller.actor(), note.reason()));
     }
 
-    static Map<String, Object> view(Refund refund) {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("refundKey", refund.refundKey());
-        view.put("referenceId", refund.referenceId());
-        view.put("state", refund.state().name());
-        view.put("amount", refund.amount().toPlainString());
-        view.put("currency", refund.currency());
-        view.put("pspPaymentId", refund.pspPaymentId());
-        view.put("errorCode", refund.errorCode());
-        view.put("pspState", refund.pspState());
-        view.put("requestedBy", refund.requestedBy());
-        if (refund.abandonedBy() != null) {
-            view.put("abandonedBy", refund.abandonedBy());
+    /** A refund as the contract shows it; {@code abandonedBy} only once an operator closed it. */
+    @Schema(name = "Refund", requiredProperties = { "refundKey", "referenceId", "state", "amount", "currency" })
+    record RefundResponse(@Schema(description = "The Idempotency-Key") String refundKey, String referenceId,
+            RefundState state, String amount,
+            String currency, String pspPaymentId,
+            @Schema(description = "The PSP's code when FAILED (extension)") String errorCode,
+            @Schema(description = "The PSP's state of the REFUND payment") String pspState,
+            @Schema(description = "The admin key's name that asked") String requestedBy,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String abandonedBy,
+            @Schema(format = "date-time", description = "Extension") String createdAt) {
+
+        static RefundResponse of(Refund refund) {
+            return new RefundResponse(refund.refundKey(), refund.referenceId(), refund.state(),
+                    refund.amount().toPlainString(), refund.currency(), refund.pspPaymentId(), refund.errorCode(),
+                    refund.pspState(), refund.requestedBy(), refund.abandonedBy(), refund.createdAt().toString());
         }
-        view.put("createdAt", refund.createdAt().toString());
-        return view;
     }
 }

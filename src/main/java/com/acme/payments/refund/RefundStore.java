@@ -19,6 +19,7 @@ import com.acme.payments.common.jobs.OpenRows;
 import com.acme.payments.common.jobs.Rows;
 import com.acme.payments.common.jobs.SweptTable;
 import com.acme.payments.common.ops.Unresolved;
+import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.OrderStore;
 
 import com.acme.payments.refund.RefundProblems.OrderNotRefundable;
@@ -171,7 +172,7 @@ class RefundStore implements SweptTable<Refund> {
             throw new OrderNotRefundable(status);
         }
         if (!currency.equals(locked.paidCurrency())) { // under the lock: the order read before it was PAID proves nothing
-            throw com.acme.payments.common.web.Problems.ValidationFailed.of("currency",
+            throw Problems.ValidationFailed.of("currency",
                     "must be the order's paid currency " + locked.paidCurrency());
         }
         if (jdbc.sql(OTHER_UNKNOWN).param("orderId", orderId).param("key", key).query(Boolean.class).single()) {

@@ -9,11 +9,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.core.retry.RetryException;
 import org.springframework.core.retry.RetryPolicy;
 import org.springframework.core.retry.RetryTemplate;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.HttpServerErrorException;
@@ -21,7 +19,9 @@ import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.util.UriBuilder;
 
+import com.acme.payments.common.http.ByteArrayJdkRequestFactory;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.common.web.ProblemType;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -42,6 +42,8 @@ public class StripeApiClient {
     public static final String API_VERSION = "2025-08-27.basil";
     private static final int PAGE = 100;
     private static final int MAX_PAGES = 50;
+    /** A page of 100 invoices is well under this; a larger answer is a failure (retried, then 502). */
+    private static final int MAX_BODY = 16 << 20;
 
     private final StripeProperties properties;
     private final RestClient http;
@@ -57,14 +59,16 @@ public class StripeApiClient {
     StripeApiClient(StripeProperties properties, RestClient.Builder builder, JsonMapper json) {
         this.properties = properties;
         this.json = json;
-        JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(HttpClient.newBuilder()
+        // pooled keep-alive connections, no thread per call (see ByteArrayJdkRequestFactory)
+        HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(properties.apiTimeout())
-                .build());
-        factory.setReadTimeout(properties.apiTimeout());
+                .executor(ByteArrayJdkRequestFactory.daemonPool("stripe-http-", 2))
+                .build();
         this.http = builder.clone()
                 .baseUrl(properties.apiBase())
-                .requestFactory(factory)
+                .requestFactory(new ByteArrayJdkRequestFactory(client, properties.apiTimeout(), MAX_BODY,
+                        ByteArrayJdkRequestFactory.deadlineTimer("stripe-http-deadline-")))
                 .build();
     }
 
@@ -162,16 +166,14 @@ public class StripeApiClient {
     /** STRIPE_API_KEY is not set: reconciliation cannot run. */
     public static final class StripeApiNotConfigured extends ApiProblem {
         StripeApiNotConfigured() {
-            super(HttpStatus.INTERNAL_SERVER_ERROR, "stripe-api-not-configured", "Stripe API not configured",
-                    "The Stripe API key is not configured on this service.");
+            super(ProblemType.STRIPE_API_NOT_CONFIGURED, "The Stripe API key is not configured on this service.");
         }
     }
 
     /** Stripe did not answer, or answered with an error or an unreadable body. */
     public static final class StripeApiUnavailable extends ApiProblem {
         StripeApiUnavailable() {
-            super(HttpStatus.BAD_GATEWAY, "stripe-api-unavailable", "Stripe API unavailable",
-                    "The Stripe API could not be read; try again later.");
+            super(ProblemType.STRIPE_API_UNAVAILABLE, "The Stripe API could not be read; try again later.");
         }
     }
 }

@@ -1,6 +1,5 @@
 package com.acme.payments.stripe;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
@@ -23,24 +22,18 @@ class StripeEventApplier {
 
     private final ProcessedEventStore events;
     private final StripeEventHandler handler;
-    private final ObjectProvider<StripeProcessingHook> hooks;
 
-    StripeEventApplier(ProcessedEventStore events, StripeEventHandler handler,
-            ObjectProvider<StripeProcessingHook> hooks) {
+    StripeEventApplier(ProcessedEventStore events, StripeEventHandler handler) {
         this.events = events;
         this.handler = handler;
-        this.hooks = hooks;
     }
 
     @Transactional(isolation = Isolation.READ_COMMITTED)
-    public Applied apply(StripeEvent event, Claim claim, int attempt) {
+    public Applied apply(StripeEvent event, Claim claim) {
         if (!events.complete(claim)) {
             throw new ClaimLost(event.id());
         }
-        hooks.orderedStream().forEach(h -> h.beforeBusinessWrites(event, attempt));
-        Applied applied = handler.apply(event);
-        hooks.orderedStream().forEach(h -> h.afterBusinessWrites(event, attempt));
-        return applied;
+        return handler.apply(event);
     }
 
     /** Our claim was taken over (we were slow, not dead): the new owner applies the event, not us. */

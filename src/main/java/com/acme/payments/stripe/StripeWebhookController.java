@@ -1,7 +1,6 @@
 package com.acme.payments.stripe;
 
 import java.time.Clock;
-import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,11 +12,21 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.acme.payments.common.security.Public;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.StorableText;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
  * {@code POST /webhooks/stripe}. Reads the raw bytes, verifies the signature before any parsing, then
@@ -57,7 +66,18 @@ class StripeWebhookController {
 
     @PostMapping("/webhooks/stripe")
     @Public("the Stripe-Signature header: Stripe's HMAC of the timestamp and raw body")
-    Map<String, Object> receive(@RequestBody(required = false) byte[] body,
+    @Tag(name = "Webhooks")
+    @Operation(summary = "Stripe billing events (docs/stripe.md)")
+    @ProblemAnswers({ ProblemType.STRIPE_SIGNATURE_INVALID, ProblemType.STRIPE_EVENT_MALFORMED,
+            ProblemType.STRIPE_WEBHOOK_NOT_CONFIGURED, ProblemType.STRIPE_EVENT_FAILED,
+            ProblemType.STRIPE_EVENT_IN_FLIGHT, ProblemType.DATABASE_UNAVAILABLE })
+    StripeAnswer receive(
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+                    description = "A Stripe event, verified as raw bytes: send it unchanged",
+                    content = @Content(schema = @Schema(type = "object")))
+            @RequestBody(required = false) byte[] body,
+            @Parameter(required = true, description = "t=<timestamp>,v1=<HMAC-SHA256> with STRIPE_WEBHOOK_SECRET, "
+                    + "tolerance 300 s; checked over the raw body")
             @RequestHeader(name = "Stripe-Signature", required = false) String signature) {
         if (!properties.webhookConfigured()) {
             metrics.event(null, "not_configured");
@@ -72,9 +92,11 @@ class StripeWebhookController {
         }
         StripeEvent event = parse(body);
         StripeWebhookOrchestrator.Outcome outcome = orchestrator.receive(event);
-        return outcome == StripeWebhookOrchestrator.Outcome.DUPLICATE
-                ? Map.of("received", true, "duplicate", true)
-                : Map.of("received", true);
+        return new StripeAnswer(true, outcome == StripeWebhookOrchestrator.Outcome.DUPLICATE ? Boolean.TRUE : null);
+    }
+
+    /** Stripe reads only the status; {@code duplicate} says a redelivery was recognised. */
+    record StripeAnswer(boolean received, @JsonInclude(JsonInclude.Include.NON_NULL) Boolean duplicate) {
     }
 
     private StripeEvent parse(byte[] body) {

@@ -32,18 +32,16 @@ class StripeWebhookOrchestrator {
     private final StripeEventHandler handler;
     private final SerializationRetry retry;
     private final StripeMetrics metrics;
-    private final ObjectProvider<StripeProcessingHook> hooks;
     private final ObjectProvider<StripeEventResolver> resolvers;
 
     StripeWebhookOrchestrator(ProcessedEventStore events, StripeEventApplier transaction,
             StripeEventHandler handler, SerializationRetry retry, StripeMetrics metrics,
-            ObjectProvider<StripeProcessingHook> hooks, ObjectProvider<StripeEventResolver> resolvers) {
+            ObjectProvider<StripeEventResolver> resolvers) {
         this.events = events;
         this.transaction = transaction;
         this.handler = handler;
         this.retry = retry;
         this.metrics = metrics;
-        this.hooks = hooks;
         this.resolvers = resolvers;
     }
 
@@ -82,10 +80,9 @@ class StripeWebhookOrchestrator {
         }
         Applied applied;
         try {
-            hooks.orderedStream().forEach(h -> h.afterClaim(event));
             StripeEvent resolved = resolve(event); // Stripe API reads: before the transaction, never inside
             applied = retry.run("stripe event " + event.id(),
-                    attempt -> transaction.apply(resolved, claim, attempt));
+                    attempt -> transaction.apply(resolved, claim));
         } catch (ClaimLost lost) {
             // Not ours any more: the new owner completes it. Nothing to release; Stripe retries.
             metrics.event(event.type(), "claim_lost");
@@ -110,7 +107,6 @@ class StripeWebhookOrchestrator {
         metrics.event(event.type(), applied == Applied.APPLIED ? "applied" : "ignored");
         log.info("stripe event {}, eventId={} type={}", applied == Applied.APPLIED ? "applied" : "ignored",
                 event.id(), event.type());
-        hooks.orderedStream().forEach(h -> h.afterCommit(event));
         return applied == Applied.APPLIED ? Outcome.APPLIED : Outcome.IGNORED;
     }
 

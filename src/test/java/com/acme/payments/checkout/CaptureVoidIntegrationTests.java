@@ -1,5 +1,6 @@
 package com.acme.payments.checkout;
 
+import static com.acme.payments.support.PspFixtures.PAST_READ_TIMEOUT_MS;
 import static com.acme.payments.support.PspFixtures.createCall;
 import static com.acme.payments.support.PspFixtures.created;
 import static com.acme.payments.support.PspFixtures.envelope;
@@ -74,7 +75,7 @@ class CaptureVoidIntegrationTests extends IntegrationTest {
         String paymentId = "pay-" + orderRef;
         psp.stubFor(post(urlEqualTo("/api/v1/payments/" + paymentId + "/capture"))
                 .willReturn(okJson(envelope(payment(paymentId, null, "DEPOSIT", "COMPLETED", "70.00", "EUR")))
-                        .withFixedDelay(2500)));
+                        .withFixedDelay(PAST_READ_TIMEOUT_MS)));
         psp.stubFor(getCall(paymentId).willReturn(okJson(envelope(payment(paymentId, null, "DEPOSIT", "AUTHORIZED",
                 "70.00", "EUR")))));
 

@@ -1,5 +1,6 @@
 package com.acme.payments.checkout;
 
+import static com.acme.payments.support.PspFixtures.PAST_READ_TIMEOUT_MS;
 import static com.acme.payments.support.PspFixtures.createCall;
 import static com.acme.payments.support.PspFixtures.createCount;
 import static com.acme.payments.support.PspFixtures.created;
@@ -81,7 +82,7 @@ class CheckoutIntegrationTests extends IntegrationTest {
     @DisplayName("timeout then empty reconcile leaves UNKNOWN; a later call resolves it with zero re-POSTs")
     void timeoutThenEmptyReconcileLeavesUnknownAndALaterCallResolves() {
         var order = shop().createOrder("25.00", "EUR");
-        psp.stubFor(createCall().willReturn(created("pay-late", "CHECKOUT", "25.00", "EUR").withFixedDelay(2500)));
+        psp.stubFor(createCall().willReturn(created("pay-late", "CHECKOUT", "25.00", "EUR").withFixedDelay(PAST_READ_TIMEOUT_MS)));
         psp.stubFor(findCall().willReturn(nothingFound()));
 
         Response first = shop().checkout(order.orderRef());

@@ -1,5 +1,6 @@
 package com.acme.payments.checkout;
 
+import static com.acme.payments.support.PspFixtures.PAST_READ_TIMEOUT_MS;
 import static com.acme.payments.support.PspFixtures.createCall;
 import static com.acme.payments.support.PspFixtures.createCount;
 import static com.acme.payments.support.PspFixtures.envelope;
@@ -29,7 +30,7 @@ import com.github.tomakehurst.wiremock.http.Fault;
 /**
  * What each way a PSP create call can go wrong leaves behind. Only a real 4xx is a known refusal;
  * everything else is an unknown outcome: the attempt ends UNKNOWN (never IN_FLIGHT), is reconciled by
- * reference at once, and the PSP is never POSTed twice. The test profile's read timeout is 1.5 s.
+ * reference at once, and the PSP is never POSTed twice. The test profile's read timeout is 4 s.
  */
 class PspFaultMatrixIntegrationTests extends IntegrationTest {
 
@@ -39,7 +40,7 @@ class PspFaultMatrixIntegrationTests extends IntegrationTest {
     static Stream<Arguments> ambiguousAnswers() {
         return Stream.of(
                 Arguments.of("read timeout", okJson(envelope(payment("p", null, "DEPOSIT", "CHECKOUT", "1.00", "EUR")))
-                        .withFixedDelay(2500)),
+                        .withFixedDelay(PAST_READ_TIMEOUT_MS)),
                 Arguments.of("connection reset", aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)),
                 Arguments.of("empty response", aResponse().withFault(Fault.EMPTY_RESPONSE)),
                 Arguments.of("garbage then close", aResponse().withFault(Fault.RANDOM_DATA_THEN_CLOSE)),
@@ -51,7 +52,7 @@ class PspFaultMatrixIntegrationTests extends IntegrationTest {
                         .withBody("{\"timestamp\":\"2026-11-29T10:00:00Z\",\"status\":200,\"result\":{\"id\":\"p1\",\"sta")),
                 Arguments.of("200 JSON without a result", okJson("{\"status\":200}")),
                 Arguments.of("slow body past the read timeout", okJson(envelope(payment("p", null, "DEPOSIT", "CHECKOUT",
-                        "1.00", "EUR"))).withChunkedDribbleDelay(8, 4000)));
+                        "1.00", "EUR"))).withChunkedDribbleDelay(8, 2 * PAST_READ_TIMEOUT_MS)));
     }
 
     @ParameterizedTest(name = "{0} ends UNKNOWN, reconciled, never re-POSTed")

@@ -1,5 +1,6 @@
 package com.acme.payments.refund;
 
+import static com.acme.payments.support.PspFixtures.PAST_READ_TIMEOUT_MS;
 import static com.acme.payments.support.PspFixtures.createCall;
 import static com.acme.payments.support.PspFixtures.created;
 import static com.acme.payments.support.PspFixtures.envelope;
@@ -113,7 +114,7 @@ class RefundIntegrationTests extends IntegrationTest {
     void refundTimeoutThenRetryPaysOutOnceAndReservesOnce() {
         String orderRef = paidOrder("30.00");
         psp.stubFor(refundCreate().willReturn(okJson(envelope(refundPayment("rf-t", null, "COMPLETED", "10.00")))
-                .withFixedDelay(2500)));
+                .withFixedDelay(PAST_READ_TIMEOUT_MS)));
         psp.stubFor(findCall().willReturn(nothingFound()));
         Response timedOut = refund(orderRef, "key-t", "10.00");
         assertThat(timedOut.status()).isEqualTo(409);

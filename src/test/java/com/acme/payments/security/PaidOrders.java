@@ -13,7 +13,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 
 /**
  * Checks an order out with the PSP stub answering a state. On a loaded machine the first PSP call of a
- * JVM can outlast the test profile's 1.5 s read timeout: the attempt is then UNKNOWN, and a retry with
+ * JVM can outlast the test profile's 4 s read timeout: the attempt is then UNKNOWN, and a retry with
  * the stub's look-up answering the payment reconciles it, as in production.
  */
 final class PaidOrders {

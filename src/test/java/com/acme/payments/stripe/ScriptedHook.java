@@ -6,10 +6,11 @@ import java.util.function.IntConsumer;
 
 /**
  * The test's hand inside a worker: per event id, an action at a chosen point (after the claim, inside
- * the transaction before or after the business writes, after the commit). Throwing
+ * the transaction before or after the business writes, after the commit; {@link StripeTestHooks} calls
+ * the points from around the production beans). Throwing
  * {@link SimulatedCrash} (an Error) is a worker dying: nothing releases its claim.
  */
-public class ScriptedHook implements StripeProcessingHook {
+public class ScriptedHook {
 
     private final Map<String, IntConsumer> afterClaim = new ConcurrentHashMap<>();
     private final Map<String, IntConsumer> beforeWrites = new ConcurrentHashMap<>();
@@ -39,28 +40,24 @@ public class ScriptedHook implements StripeProcessingHook {
         afterCommit.remove(eventId);
     }
 
-    @Override
-    public void afterClaim(StripeEvent event) {
-        run(afterClaim, event, 0);
+    void afterClaim(String eventId) {
+        run(afterClaim, eventId, 0);
     }
 
-    @Override
-    public void beforeBusinessWrites(StripeEvent event, int attempt) {
-        run(beforeWrites, event, attempt);
+    void beforeBusinessWrites(String eventId, int attempt) {
+        run(beforeWrites, eventId, attempt);
     }
 
-    @Override
-    public void afterBusinessWrites(StripeEvent event, int attempt) {
-        run(afterWrites, event, attempt);
+    void afterBusinessWrites(String eventId, int attempt) {
+        run(afterWrites, eventId, attempt);
     }
 
-    @Override
-    public void afterCommit(StripeEvent event) {
-        run(afterCommit, event, 0);
+    void afterCommit(String eventId) {
+        run(afterCommit, eventId, 0);
     }
 
-    private static void run(Map<String, IntConsumer> actions, StripeEvent event, int attempt) {
-        IntConsumer action = actions.get(event.id());
+    private static void run(Map<String, IntConsumer> actions, String eventId, int attempt) {
+        IntConsumer action = actions.get(eventId);
         if (action != null) {
             action.accept(attempt);
         }

@@ -23,6 +23,12 @@ public final class PspFixtures {
 
     public static final String SIGNING_KEY = "test-signing-key";
 
+    /**
+     * A stub delay past the test profile's PSP read timeout (4 s) by a margin a loaded machine cannot eat:
+     * the timeout is what the test is about, not a race against it.
+     */
+    public static final int PAST_READ_TIMEOUT_MS = 6_000;
+
     private PspFixtures() {
     }
 

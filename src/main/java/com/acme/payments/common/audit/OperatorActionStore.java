@@ -1,5 +1,7 @@
 package com.acme.payments.common.audit;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 
@@ -55,7 +57,7 @@ public class OperatorActionStore {
         return jdbc.sql(LATEST).param("limit", limit).query(OperatorActionStore::map).list();
     }
 
-    private static Action map(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+    private static Action map(ResultSet rs, int row) throws SQLException {
         return new Action(rs.getString("actor"), rs.getString("action"), rs.getString("target"),
                 rs.getString("reason"), rs.getTimestamp("at").toInstant());
     }

@@ -35,13 +35,20 @@ import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
- * Outbound HTTP (the PSP, the outbox sinks) on the JDK {@link HttpClient} (one client per caller:
- * pooled keep-alive connections, a fixed executor): the request body goes out as one byte array, and the whole answer (headers and
- * body, at most {@code maxBody} bytes) must arrive within the read timeout. Spring's
- * {@code JdkClientHttpRequestFactory} streams every body through a new thread per call
- * ({@code OutputStreamPublisher} on a {@code SimpleAsyncTaskExecutor}); the PSP's bodies are a few
- * hundred bytes, already in memory, so nothing needs streaming. Every failure here is an
- * {@link IOException}, which {@link PspClient} classifies as an unknown outcome.
+ * Outbound HTTP (the PSP, Stripe, the outbox sinks) on the JDK {@link HttpClient} (one client per
+ * caller: pooled keep-alive connections, a fixed executor): the request body goes out as one byte
+ * array from the caller's thread. Spring's {@code JdkClientHttpRequestFactory} streams every body
+ * through a new thread per call ({@code OutputStreamPublisher} on a {@code SimpleAsyncTaskExecutor});
+ * these bodies are small and already in memory, so nothing needs streaming. Every failure here is an
+ * {@link IOException} (a {@code ResourceAccessException} to the {@code RestClient}).
+ * <p>
+ * Two ways to take the answer: {@link #create} waits for the whole answer (headers and at most
+ * {@code maxBody} bytes of body) within the read timeout, for callers that read the body;
+ * {@link #statusOnly} answers at the headers (only those must arrive within the read timeout) and
+ * drains the body in the background, for callers that judge by the status alone. Draining, not
+ * closing, is what lets the connection go back to the pool: a sink that writes its 503's headers and
+ * finishes the empty chunked body later (WireMock does, after its own bookkeeping) would otherwise
+ * either hold the caller until the read timeout or lose its connection.
  */
 public final class ByteArrayJdkRequestFactory implements ClientHttpRequestFactory {
 
@@ -52,13 +59,29 @@ public final class ByteArrayJdkRequestFactory implements ClientHttpRequestFactor
     private final Duration readTimeout;
     private final int maxBody;
     private final ScheduledExecutorService timer;
+    private final boolean bodyNeeded;
 
     /** {@code timer} ends a body that has not arrived by the deadline (the client's own timeout ends at the headers). */
     public ByteArrayJdkRequestFactory(HttpClient http, Duration readTimeout, int maxBody, ScheduledExecutorService timer) {
+        this(http, readTimeout, maxBody, timer, true);
+    }
+
+    private ByteArrayJdkRequestFactory(HttpClient http, Duration readTimeout, int maxBody,
+            ScheduledExecutorService timer, boolean bodyNeeded) {
         this.http = http;
         this.readTimeout = readTimeout;
         this.maxBody = maxBody;
         this.timer = timer;
+        this.bodyNeeded = bodyNeeded;
+    }
+
+    /**
+     * Answers at the headers with an empty body; the real body (at most {@code maxBody} bytes, by the
+     * read timeout) is drained in the background so the connection can be reused, else dropped.
+     */
+    public static ByteArrayJdkRequestFactory statusOnly(HttpClient http, Duration readTimeout, int maxBody,
+            ScheduledExecutorService timer) {
+        return new ByteArrayJdkRequestFactory(http, readTimeout, maxBody, timer, false);
     }
 
     /** The client's executor: it only moves bytes between the selector and the callers. */
@@ -118,10 +141,11 @@ public final class ByteArrayJdkRequestFactory implements ClientHttpRequestFactor
             try {
                 // send(), not sendAsync(): the asynchronous path hands every answer to CompletableFuture's
                 // default executor, which on a machine of one or two cores is a new thread per task
-                return new Response(http.send(request.build(), info -> new BoundedBody(maxBody, deadline, timer)));
+                return new Response(http.send(request.build(),
+                        info -> new BoundedBody(maxBody, deadline, timer, bodyNeeded)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted waiting for the PSP");
+                throw new InterruptedIOException("interrupted waiting for " + uri.getHost());
             }
         }
     }
@@ -158,34 +182,41 @@ public final class ByteArrayJdkRequestFactory implements ClientHttpRequestFactor
 
         @Override
         public void close() {
-            // the body is already read; the connection went back to the client's pool
+            // the body is already read (or being drained); the connection goes back to the client's pool
         }
     }
 
     /**
      * Collects the body, failing (and dropping the connection) once it passes {@code max} bytes or
-     * when it is not complete by the deadline: a PSP that sends its headers and then trickles or
-     * stalls must not hold the caller past the read timeout.
+     * when it is not complete by the deadline: a server that sends its headers and then trickles or
+     * stalls must not hold the caller past the read timeout. When the body is not {@code needed}, the
+     * caller has its (empty) answer at once and the same limits only decide whether the connection
+     * survives.
      */
     private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
+
+        private static final CompletableFuture<byte[]> EMPTY = CompletableFuture.completedFuture(new byte[0]);
 
         private final int max;
         private final long deadline;
         private final ScheduledExecutorService timer;
+        private final boolean needed;
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         private final CompletableFuture<byte[]> result = new CompletableFuture<>();
         private volatile Flow.Subscription subscription;
         private volatile ScheduledFuture<?> expiry;
+        private long received; // guarded by bytes
 
-        BoundedBody(int max, long deadline, ScheduledExecutorService timer) {
+        BoundedBody(int max, long deadline, ScheduledExecutorService timer, boolean needed) {
             this.max = max;
             this.deadline = deadline;
             this.timer = timer;
+            this.needed = needed;
         }
 
         @Override
         public CompletionStage<byte[]> getBody() {
-            return result;
+            return needed ? result : EMPTY;
         }
 
         @Override
@@ -205,9 +236,14 @@ public final class ByteArrayJdkRequestFactory implements ClientHttpRequestFactor
         public void onNext(List<ByteBuffer> buffers) {
             synchronized (bytes) {
                 for (ByteBuffer buffer : buffers) {
-                    if (bytes.size() + buffer.remaining() > max) {
-                        fail(new IOException("PSP body larger than " + max + " bytes"));
+                    received += buffer.remaining();
+                    if (received > max) {
+                        fail(new IOException("answer body larger than " + max + " bytes"));
                         return;
+                    }
+                    if (!needed) {
+                        buffer.position(buffer.limit()); // counted, not kept
+                        continue;
                     }
                     byte[] chunk = new byte[buffer.remaining()];
                     buffer.get(chunk);

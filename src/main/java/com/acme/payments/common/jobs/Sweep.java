@@ -17,7 +17,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
 /**
- * One pass of the unknown-outcome sweep over one {@link SweptTable}: age dead owners' IN_FLIGHT rows into
+ * One pass of the unknown-outcome sweep over one {@link Sweepable} table: age dead owners' IN_FLIGHT rows into
  * UNKNOWN, claim a batch of UNKNOWN rows (committed, SKIP LOCKED), and resolve each through the feature's
  * own resolve() in {@link SweepLoop}, outside any transaction, {@code payments.sweep.concurrency} rows at a
  * time. Every instance runs it; the claim makes sure
@@ -28,7 +28,7 @@ public final class Sweep<T> {
     private static final Logger log = LoggerFactory.getLogger(Sweep.class);
 
     private final String job;
-    private final SweptTable<T> store;
+    private final Sweepable<T> store;
     private final Function<T, SweepLoop.Outcome> resolver;
     private final SweepProperties properties;
     private final JobMetrics metrics;
@@ -37,7 +37,7 @@ public final class Sweep<T> {
     private final Clock clock;
     private final ThreadPoolExecutor workers;
 
-    public Sweep(String job, SweptTable<T> store, Function<T, SweepLoop.Outcome> resolver,
+    public Sweep(String job, Sweepable<T> store, Function<T, SweepLoop.Outcome> resolver,
             SweepProperties properties, MeterRegistry registry, Backoff backoff, Shutdown shutdown, Clock clock) {
         this.job = job;
         this.store = store;

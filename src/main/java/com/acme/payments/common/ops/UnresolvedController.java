@@ -8,12 +8,15 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
  * {@code GET /api/admin/unresolved}: every checkout attempt, refund attempt and capture/void operation
  * that is IN_FLIGHT or UNKNOWN, oldest first — the list an operator works through (docs/exits.md).
  */
 @RestController
+@Tag(name = "Operations")
 class UnresolvedController {
 
     /** Per kind; the list is a work queue, not an export. */
@@ -27,6 +30,7 @@ class UnresolvedController {
 
     @GetMapping("/api/admin/unresolved")
     @Allow(Role.ADMIN)
+    @Operation(summary = "Every IN_FLIGHT or UNKNOWN checkout attempt, refund and capture/void, oldest first")
     List<Unresolved> unresolved() {
         return sources.stream().flatMap(source -> source.unresolved(LIMIT).stream())
                 .sorted(Comparator.comparing(Unresolved::since).thenComparing(Unresolved::referenceId))

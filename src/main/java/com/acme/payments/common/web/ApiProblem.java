@@ -9,24 +9,24 @@ import org.springframework.http.HttpStatus;
 
 /**
  * A domain outcome that the HTTP edge reports as an RFC 9457 problem. Subclasses are named as facts
- * ({@code RefundExceedsRemainder}); the slug becomes the stable {@code type} URI.
+ * ({@code RefundExceedsRemainder}) and name their {@link ProblemType} (slug, status, title); each adds
+ * its own detail and properties.
  */
 public abstract class ApiProblem extends RuntimeException {
 
-    private final HttpStatus status;
-    private final String slug;
-    private final String title;
+    private final ProblemType type;
     private final Map<String, Object> properties = new LinkedHashMap<>();
     private Duration retryAfter;
 
-    protected ApiProblem(HttpStatus status, String slug, String title, String detail) {
+    protected ApiProblem(ProblemType type, String detail) {
         super(detail, null, false, false); // a business answer, not a crash: no stack trace
-        this.status = status;
-        this.slug = slug;
-        this.title = title;
+        this.type = type;
     }
 
     protected ApiProblem retryAfter(Duration delay) {
+        if (!type.retryAfter()) {
+            throw new IllegalStateException(type + " is declared without Retry-After");
+        }
         this.retryAfter = delay;
         return this;
     }
@@ -38,20 +38,20 @@ public abstract class ApiProblem extends RuntimeException {
         return this;
     }
 
-    public HttpStatus status() {
-        return status;
+    public ProblemType problemType() {
+        return type;
     }
 
-    public String slug() {
-        return slug;
+    public HttpStatus status() {
+        return type.status();
     }
 
     public URI type() {
-        return ProblemTypes.of(slug);
+        return type.uri();
     }
 
     public String title() {
-        return title;
+        return type.title();
     }
 
     public Map<String, Object> properties() {

@@ -40,8 +40,9 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
             response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
             response.setContentType("application/problem+json");
             response.getWriter().write("""
-                    {"type":"%spayload-too-large","title":"Payload too large","status":413,\
-                    "detail":"Request bodies are limited to %d bytes."}""".formatted(ProblemTypes.BASE, limit));
+                    {"type":"%s","title":"%s","status":413,\
+                    "detail":"Request bodies are limited to %d bytes."}""".formatted(ProblemType.PAYLOAD_TOO_LARGE.uri(),
+                    ProblemType.PAYLOAD_TOO_LARGE.title(), limit));
             return;
         }
         chain.doFilter(new LimitedRequest(request, limit), response);
@@ -59,8 +60,7 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
     /** The 413 problem for a body found too large while streaming. */
     static final class BodyTooLarge extends ApiProblem {
         BodyTooLarge() {
-            super(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large", "Payload too large",
-                    "Request bodies are limited to 1 MiB.");
+            super(ProblemType.PAYLOAD_TOO_LARGE, "Request bodies are limited to 1 MiB.");
         }
     }
 

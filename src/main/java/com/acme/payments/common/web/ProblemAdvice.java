@@ -1,5 +1,6 @@
 package com.acme.payments.common.web;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -10,7 +11,6 @@ import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -58,23 +58,21 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     // a connection lost at commit (TransactionSystemException) is the same answer: retry; every write is idempotent
     ResponseEntity<ProblemDetail> onDatabaseUnavailable(Exception ex) {
         log.warn("database unavailable: {}", ex.getClass().getSimpleName());
-        return simple(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable", "Database unavailable",
-                "The service cannot reach its database; retry shortly.", true);
+        return simple(ProblemType.DATABASE_UNAVAILABLE, "The service cannot reach its database; retry shortly.");
     }
 
     @ExceptionHandler(ConcurrencyFailureException.class)
     ResponseEntity<ProblemDetail> onContention(ConcurrencyFailureException ex) {
         log.info("concurrent update conflict: {}", ex.getClass().getSimpleName());
-        return simple(HttpStatus.SERVICE_UNAVAILABLE, "concurrent-update", "Concurrent update",
-                "Another request changed the same data; retry shortly.", true);
+        return simple(ProblemType.CONCURRENT_UPDATE, "Another request changed the same data; retry shortly.");
     }
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> onUnexpected(Exception ex) {
         String errorId = UUID.randomUUID().toString();
         log.error("unexpected failure, errorId={}", errorId, ex);
-        ResponseEntity<ProblemDetail> response = simple(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error",
-                "Internal error", "The request failed unexpectedly; quote the errorId to support.", false);
+        ResponseEntity<ProblemDetail> response = simple(ProblemType.INTERNAL_ERROR,
+                "The request failed unexpectedly; quote the errorId to support.");
         response.getBody().setProperty("errorId", errorId);
         return response;
     }
@@ -103,8 +101,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             return asObject(onApiProblem(new Problems.ValidationFailed(
                     List.of(new FieldProblem(field, "has the wrong type or format")))));
         }
-        return asObject(simple(HttpStatus.BAD_REQUEST, "malformed-request", "Malformed request",
-                "The request body is missing or is not valid JSON.", false));
+        return asObject(simple(ProblemType.MALFORMED_REQUEST,
+                "The request body is missing or is not valid JSON."));
     }
 
     /** Every other Spring MVC exception keeps Spring's status and gets a stable slug. */
@@ -112,31 +110,31 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
             HttpStatusCode statusCode, WebRequest request) {
         if (body instanceof ProblemDetail problem) {
-            problem.setType(ProblemTypes.of(slugFor(statusCode)));
+            problem.setType(typeFor(statusCode));
         }
         return super.handleExceptionInternal(ex, body, headers, statusCode, request);
     }
 
-    private static String slugFor(HttpStatusCode status) {
-        return switch (status.value()) {
-            case 400 -> "bad-request";
-            case 404 -> "not-found";
-            case 405 -> "method-not-allowed";
-            case 406 -> "not-acceptable";
-            case 413 -> "payload-too-large";
-            case 415 -> "unsupported-media-type";
-            case 503 -> "service-unavailable";
-            default -> "http-" + status.value();
+    private static URI typeFor(HttpStatusCode status) {
+        ProblemType type = switch (status.value()) {
+            case 400 -> ProblemType.BAD_REQUEST;
+            case 404 -> ProblemType.NOT_FOUND;
+            case 405 -> ProblemType.METHOD_NOT_ALLOWED;
+            case 406 -> ProblemType.NOT_ACCEPTABLE;
+            case 413 -> ProblemType.PAYLOAD_TOO_LARGE;
+            case 415 -> ProblemType.UNSUPPORTED_MEDIA_TYPE;
+            case 503 -> ProblemType.SERVICE_UNAVAILABLE;
+            default -> null;
         };
+        return type != null ? type.uri() : ProblemType.forUnnamedStatus(status.value());
     }
 
-    private static ResponseEntity<ProblemDetail> simple(HttpStatus status, String slug, String title,
-            String detail, boolean retry) {
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(status, detail);
-        body.setType(ProblemTypes.of(slug));
-        body.setTitle(title);
-        var response = ResponseEntity.status(status);
-        if (retry) {
+    private static ResponseEntity<ProblemDetail> simple(ProblemType type, String detail) {
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(type.status(), detail);
+        body.setType(type.uri());
+        body.setTitle(type.title());
+        var response = ResponseEntity.status(type.status());
+        if (type.retryAfter()) {
             response.header(HttpHeaders.RETRY_AFTER, "1");
         }
         return response.body(body);

@@ -30,21 +30,22 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         }
         HttpStatus known = HttpStatus.resolve(status);
         String title = known == null ? "Error" : known.getReasonPhrase();
-        String slug = switch (status) {
-            case 400 -> "bad-request";
-            case 404 -> "not-found";
-            case 413 -> "payload-too-large";
-            case 431 -> "request-header-fields-too-large";
-            case 500 -> "internal-error";
-            default -> "http-" + status;
+        ProblemType named = switch (status) {
+            case 400 -> ProblemType.BAD_REQUEST;
+            case 404 -> ProblemType.NOT_FOUND;
+            case 413 -> ProblemType.PAYLOAD_TOO_LARGE;
+            case 431 -> ProblemType.REQUEST_HEADER_FIELDS_TOO_LARGE;
+            case 500 -> ProblemType.INTERNAL_ERROR;
+            default -> null;
         };
+        String type = (named != null ? named.uri() : ProblemType.forUnnamedStatus(status)).toString();
         String detail = status >= 500 ? "The request failed unexpectedly." : "The request was refused by the server.";
         try {
             response.setContentType("application/problem+json");
             response.setCharacterEncoding("utf-8");
             Writer writer = response.getReporter();
             if (writer != null) {
-                writer.write("{\"type\":\"" + ProblemTypes.BASE + slug + "\",\"title\":\"" + title + "\",\"status\":"
+                writer.write("{\"type\":\"" + type + "\",\"title\":\"" + title + "\",\"status\":"
                         + status + ",\"detail\":\"" + detail + "\"}");
                 response.finishResponse();
             }

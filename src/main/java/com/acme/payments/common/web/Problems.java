@@ -3,7 +3,6 @@ package com.acme.payments.common.web;
 import java.time.Duration;
 import java.util.List;
 
-import org.springframework.http.HttpStatus;
 
 /** Problems every feature can raise: authentication, authorisation, lookup and validation. */
 public final class Problems {
@@ -13,28 +12,25 @@ public final class Problems {
 
     public static final class Unauthenticated extends ApiProblem {
         public Unauthenticated() {
-            super(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized",
-                    "A valid credential is required: Authorization: Bearer <key>.");
+            super(ProblemType.UNAUTHORIZED, "A valid credential is required: Authorization: Bearer <key>.");
         }
     }
 
     public static final class Forbidden extends ApiProblem {
         public Forbidden() {
-            super(HttpStatus.FORBIDDEN, "forbidden", "Forbidden",
-                    "This credential may not act on this resource.");
+            super(ProblemType.FORBIDDEN, "This credential may not act on this resource.");
         }
     }
 
     public static final class NotFound extends ApiProblem {
         public NotFound(String what) {
-            super(HttpStatus.NOT_FOUND, "not-found", "Not found", what + " was not found.");
+            super(ProblemType.NOT_FOUND, what + " was not found.");
         }
     }
 
     public static final class ValidationFailed extends ApiProblem {
         public ValidationFailed(List<FieldProblem> errors) {
-            super(HttpStatus.BAD_REQUEST, "validation-failed", "Invalid request",
-                    "The request has invalid or missing fields.");
+            super(ProblemType.VALIDATION_FAILED, "The request has invalid or missing fields.");
             with("errors", List.copyOf(errors));
         }
 
@@ -45,14 +41,14 @@ public final class Problems {
 
     public static final class MalformedBody extends ApiProblem {
         public MalformedBody(String detail) {
-            super(HttpStatus.BAD_REQUEST, "malformed-request", "Malformed request", detail);
+            super(ProblemType.MALFORMED_REQUEST, detail);
         }
     }
 
     /** A generic "try again shortly" for contention that is not a business answer. */
     public static final class Busy extends ApiProblem {
         public Busy(String detail) {
-            super(HttpStatus.SERVICE_UNAVAILABLE, "service-busy", "Service busy", detail);
+            super(ProblemType.SERVICE_BUSY, detail);
             retryAfter(Duration.ofSeconds(1));
         }
     }
