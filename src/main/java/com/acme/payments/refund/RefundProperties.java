@@ -15,10 +15,14 @@ import org.springframework.validation.annotation.Validated;
  * @param blockedRetryAfter the Retry-After of a new refund refused while another of the order's is UNKNOWN
  *        ({@code refund-blocked-by-unknown}): the sweep has to settle that one first, so longer
  * @param gaugeRefresh how often the reserved-amount gauge is re-read from the database
+ * @param abandonedWatch how long after an operator's abandon the refund straggler poll still asks the PSP
+ *        by the refund's reference: a refund the PSP made after all is booked again even when its webhook
+ *        never comes
  */
 @Validated
 @ConfigurationProperties("payments.refunds")
 record RefundProperties(@DefaultValue("10s") @DurationMin(millis = 1) Duration retryAfter,
         @DefaultValue("30s") @DurationMin(millis = 1) Duration blockedRetryAfter,
-        @DefaultValue("15s") @DurationMin(millis = 1) Duration gaugeRefresh) {
+        @DefaultValue("15s") @DurationMin(millis = 1) Duration gaugeRefresh,
+        @DefaultValue("24h") @DurationMin(millis = 1) Duration abandonedWatch) {
 }

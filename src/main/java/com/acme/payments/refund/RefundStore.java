@@ -94,12 +94,17 @@ class RefundStore implements SweptTable<Refund> {
               JOIN orders o ON o.id = r.order_id
              WHERE r.state IN ('IN_FLIGHT', 'UNKNOWN') ORDER BY r.created_at LIMIT :limit
             """;
-    /** DONE refunds whose PSP state is not final, leased by last_polled_at (database clock), least recent first. */
+    /**
+     * DONE refunds whose PSP state is not final, and refunds an operator abandoned within the watch (the
+     * PSP may show them after all), leased by last_polled_at (database clock), least recent first.
+     */
     private static final String CLAIM_NOT_FINAL = """
             UPDATE psp_refund_attempt SET last_polled_at = now()
              WHERE id IN (SELECT id FROM psp_refund_attempt
-                           WHERE state = 'DONE'
-                             AND (psp_state IS NULL OR psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED'))
+                           WHERE ((state = 'DONE'
+                                   AND (psp_state IS NULL OR psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED')))
+                               OR (state = 'FAILED' AND error_code = 'abandoned' AND psp_payment_id IS NULL
+                                   AND abandoned_at > now() - :watchSeconds * interval '1 second'))
                              AND updated_at < now() - :graceSeconds * interval '1 second'
                              AND (last_polled_at IS NULL OR last_polled_at < now() - :graceSeconds * interval '1 second')
                            ORDER BY last_polled_at NULLS FIRST, updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
@@ -267,9 +272,9 @@ class RefundStore implements SweptTable<Refund> {
                 .list();
     }
 
-    List<Refund> claimNotFinal(Duration grace, int limit) {
-        return jdbc.sql(CLAIM_NOT_FINAL).param("graceSeconds", grace.toSeconds()).param("limit", limit).query(ROW)
-                .list();
+    List<Refund> claimNotFinal(Duration grace, Duration abandonedWatch, int limit) {
+        return jdbc.sql(CLAIM_NOT_FINAL).param("graceSeconds", grace.toSeconds())
+                .param("watchSeconds", abandonedWatch.toSeconds()).param("limit", limit).query(ROW).list();
     }
 
     private static String truncate(String message) {

@@ -19,7 +19,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * The straggler poll for refunds: a DONE refund whose PSP state is not final (the PSP accepted it as
  * PENDING) past the grace period is read from the PSP, so a later DECLINED is not missed when its
- * webhook never comes. Same settings as the order straggler poll ({@code payments.stragglers.*}).
+ * webhook never comes; and a refund an operator abandoned is asked about by its reference for
+ * {@code payments.refunds.abandoned-watch}, so one the PSP made after all is booked again even when its
+ * webhook is lost. Same schedule as the order straggler poll ({@code payments.stragglers.*}).
  */
 @Component
 class RefundStragglerSweeper implements SchedulingConfigurer {
@@ -31,14 +33,14 @@ class RefundStragglerSweeper implements SchedulingConfigurer {
     private final Poll<Refund> poll;
 
     RefundStragglerSweeper(RefundStore refunds, RefundOrchestrator orchestrator, StragglerProperties properties,
-            Shutdown shutdown, Clock clock, MeterRegistry registry) {
+            RefundProperties refundProperties, Shutdown shutdown, Clock clock, MeterRegistry registry) {
         this.orchestrator = orchestrator;
         this.properties = properties;
         this.shutdown = shutdown;
         this.backoff = Backoff.forJob(clock, properties.interval());
         this.poll = new Poll<>("refund-straggler-poll",
-                () -> refunds.claimNotFinal(properties.grace(), properties.batchSize()), this::pollOne, registry,
-                backoff, shutdown, clock);
+                () -> refunds.claimNotFinal(properties.grace(), refundProperties.abandonedWatch(),
+                        properties.batchSize()), this::pollOne, registry, backoff, shutdown, clock);
     }
 
     @Override

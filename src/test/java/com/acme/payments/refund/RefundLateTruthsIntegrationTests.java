@@ -199,6 +199,52 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
     }
 
     @Test
+    @DisplayName("an abandoned refund the PSP made after all is learnt by the straggler poll when its webhook never comes")
+    void abandonedRefundWhoseWebhookNeverComesIsLearntByThePoll() {
+        String orderRef = paidOrder("20.00");
+        psp.stubFor(refundCreate().willReturn(aResponse().withStatus(503)));
+        psp.stubFor(findCall().willReturn(nothingFound()));
+        String reference = refund(Shop.ADMIN_KEY, orderRef, "aw-1", "8.00").json().path("referenceId").asString();
+        assertThat(http().bearer(Shop.ADMIN_KEY).post("/api/admin/refunds/" + reference + "/abandon", "{}").status())
+                .isEqualTo(200);
+        assertThat(refunded(orderRef)).isEqualByComparingTo("0");
+        // past the grace period; the PSP's search now shows the refund it made after all, and no webhook comes
+        jdbc.sql("UPDATE psp_refund_attempt SET updated_at = now() - interval '1 hour' WHERE reference_id = :r")
+                .param("r", reference).update();
+        psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(reference))
+                .willReturn(found(refundPayment("rf-aw-" + orderRef, reference, "COMPLETED", "8.00"))));
+
+        stragglers.poll();
+
+        assertThat(jdbc.sql("SELECT state FROM psp_refund_attempt WHERE reference_id = :r").param("r", reference)
+                .query(String.class).single()).isEqualTo("DONE");
+        assertThat(refunded(orderRef)).as("booked again: the money has left").isEqualByComparingTo("8.00");
+    }
+
+    @Test
+    @DisplayName("an abandoned refund is no longer asked about once payments.refunds.abandoned-watch has passed")
+    void abandonedRefundIsNotAskedAboutAfterTheWatch() {
+        String orderRef = paidOrder("20.00");
+        psp.stubFor(refundCreate().willReturn(aResponse().withStatus(503)));
+        psp.stubFor(findCall().willReturn(nothingFound()));
+        String reference = refund(Shop.ADMIN_KEY, orderRef, "aw-2", "8.00").json().path("referenceId").asString();
+        assertThat(http().bearer(Shop.ADMIN_KEY).post("/api/admin/refunds/" + reference + "/abandon", "{}").status())
+                .isEqualTo(200);
+        jdbc.sql("""
+                UPDATE psp_refund_attempt SET updated_at = now() - interval '3 days', abandoned_at = now() - interval '3 days'
+                 WHERE reference_id = :r""").param("r", reference).update();
+        psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(reference))
+                .willReturn(found(refundPayment("rf-aw2-" + orderRef, reference, "COMPLETED", "8.00"))));
+
+        stragglers.poll();
+
+        assertThat(jdbc.sql("SELECT state FROM psp_refund_attempt WHERE reference_id = :r").param("r", reference)
+                .query(String.class).single()).isEqualTo("FAILED");
+        assertThat(jdbc.sql("SELECT last_polled_at IS NULL FROM psp_refund_attempt WHERE reference_id = :r")
+                .param("r", reference).query(Boolean.class).single()).as("not claimed").isTrue();
+    }
+
+    @Test
     @DisplayName("the refund currency is checked under the order lock: an order read before it was PAID proves nothing")
     void refundCurrencyIsCheckedUnderTheOrderLock() {
         Shop shop = new Shop(http());
