@@ -80,6 +80,21 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
         return payment(id, reference, "REFUND", state, amount, "EUR");
     }
 
+    /** A refund whose create call got a 503 and that the PSP's search does not show, abandoned by an operator. */
+    String abandonedRefund(String orderRef, String key, String amount) {
+        psp.stubFor(refundCreate().willReturn(aResponse().withStatus(503)));
+        psp.stubFor(findCall().willReturn(nothingFound()));
+        String reference = refund(Shop.ADMIN_KEY, orderRef, key, amount).json().path("referenceId").asString();
+        assertThat(http().bearer(Shop.ADMIN_KEY).post("/api/admin/refunds/" + reference + "/abandon", "{}").status())
+                .isEqualTo(200);
+        return reference;
+    }
+
+    String refundState(String reference) {
+        return jdbc.sql("SELECT state FROM psp_refund_attempt WHERE reference_id = :r").param("r", reference)
+                .query(String.class).single();
+    }
+
     BigDecimal refunded(String orderRef) {
         return jdbc.sql("SELECT refunded_amount FROM orders WHERE order_ref = :ref").param("ref", orderRef)
                 .query(BigDecimal.class).single();
@@ -185,28 +200,19 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
     @DisplayName("an abandoned refund the PSP did make after all is DONE again and reserved again")
     void abandonedRefundThatAppearsCompletedIsBookedAgain() {
         String orderRef = paidOrder("20.00");
-        psp.stubFor(refundCreate().willReturn(aResponse().withStatus(503)));
-        psp.stubFor(findCall().willReturn(nothingFound()));
-        String reference = refund(Shop.ADMIN_KEY, orderRef, "rv-1", "8.00").json().path("referenceId").asString();
-        assertThat(http().bearer(Shop.ADMIN_KEY).post("/api/admin/refunds/" + reference + "/abandon", "{}").status())
-                .isEqualTo(200);
+        String reference = abandonedRefund(orderRef, "rv-1", "8.00");
         assertThat(refunded(orderRef)).isEqualByComparingTo("0");
         Response late = new Shop(http()).webhook(refundPayment("rf-rv-" + orderRef, reference, "COMPLETED", "8.00"));
         assertThat(late.json().path("status").asString()).isEqualTo("applied");
         assertThat(refunded(orderRef)).isEqualByComparingTo("8.00");
-        assertThat(jdbc.sql("SELECT state FROM psp_refund_attempt WHERE reference_id = :r").param("r", reference)
-                .query(String.class).single()).isEqualTo("DONE");
+        assertThat(refundState(reference)).isEqualTo("DONE");
     }
 
     @Test
     @DisplayName("an abandoned refund the PSP made after all is learnt by the straggler poll when its webhook never comes")
     void abandonedRefundWhoseWebhookNeverComesIsLearntByThePoll() {
         String orderRef = paidOrder("20.00");
-        psp.stubFor(refundCreate().willReturn(aResponse().withStatus(503)));
-        psp.stubFor(findCall().willReturn(nothingFound()));
-        String reference = refund(Shop.ADMIN_KEY, orderRef, "aw-1", "8.00").json().path("referenceId").asString();
-        assertThat(http().bearer(Shop.ADMIN_KEY).post("/api/admin/refunds/" + reference + "/abandon", "{}").status())
-                .isEqualTo(200);
+        String reference = abandonedRefund(orderRef, "aw-1", "8.00");
         assertThat(refunded(orderRef)).isEqualByComparingTo("0");
         // past the grace period; the PSP's search now shows the refund it made after all, and no webhook comes
         jdbc.sql("UPDATE psp_refund_attempt SET updated_at = now() - interval '1 hour' WHERE reference_id = :r")
@@ -216,8 +222,7 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
 
         stragglers.poll();
 
-        assertThat(jdbc.sql("SELECT state FROM psp_refund_attempt WHERE reference_id = :r").param("r", reference)
-                .query(String.class).single()).isEqualTo("DONE");
+        assertThat(refundState(reference)).isEqualTo("DONE");
         assertThat(refunded(orderRef)).as("booked again: the money has left").isEqualByComparingTo("8.00");
     }
 
@@ -225,11 +230,7 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
     @DisplayName("an abandoned refund is no longer asked about once payments.refunds.abandoned-watch has passed")
     void abandonedRefundIsNotAskedAboutAfterTheWatch() {
         String orderRef = paidOrder("20.00");
-        psp.stubFor(refundCreate().willReturn(aResponse().withStatus(503)));
-        psp.stubFor(findCall().willReturn(nothingFound()));
-        String reference = refund(Shop.ADMIN_KEY, orderRef, "aw-2", "8.00").json().path("referenceId").asString();
-        assertThat(http().bearer(Shop.ADMIN_KEY).post("/api/admin/refunds/" + reference + "/abandon", "{}").status())
-                .isEqualTo(200);
+        String reference = abandonedRefund(orderRef, "aw-2", "8.00");
         jdbc.sql("""
                 UPDATE psp_refund_attempt SET updated_at = now() - interval '3 days', abandoned_at = now() - interval '3 days'
                  WHERE reference_id = :r""").param("r", reference).update();
@@ -238,8 +239,7 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
 
         stragglers.poll();
 
-        assertThat(jdbc.sql("SELECT state FROM psp_refund_attempt WHERE reference_id = :r").param("r", reference)
-                .query(String.class).single()).isEqualTo("FAILED");
+        assertThat(refundState(reference)).isEqualTo("FAILED");
         assertThat(jdbc.sql("SELECT last_polled_at IS NULL FROM psp_refund_attempt WHERE reference_id = :r")
                 .param("r", reference).query(Boolean.class).single()).as("not claimed").isTrue();
     }
