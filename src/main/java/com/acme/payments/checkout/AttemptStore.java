@@ -24,6 +24,8 @@ import com.acme.payments.order.OrderStore;
  * Owns {@code psp_attempt}. Every method is its own short transaction (or joins the caller's), and
  * every state change is conditional on the state it leaves, so owner, webhook and sweep can race on
  * one attempt and exactly one of them settles it.
+ * Look-ups of one statement are {@code SUPPORTS}: alone, one statement is its own snapshot and a read-only
+ * transaction would only add a COMMIT round trip; inside a caller's transaction they join it.
  */
 @Repository
 @Transactional
@@ -58,12 +60,14 @@ class AttemptStore implements SweptTable<Attempt> {
                SET state = 'READY', psp_payment_id = coalesce(psp_payment_id, :paymentId),
                    redirect_url = coalesce(:redirectUrl, redirect_url), updated_at = now()
              WHERE id = :id AND state IN ('IN_FLIGHT', 'UNKNOWN', 'READY')
+            RETURNING *
             """;
     private static final String MARK_FAILED = """
             UPDATE psp_attempt
                SET state = 'FAILED', failure_reason = :reason, psp_payment_id = coalesce(psp_payment_id, :paymentId),
                    error_code = :errorCode, error_message = :errorMessage, updated_at = now()
              WHERE id = :id AND state IN (:from)
+            RETURNING *
             """;
     /** Only UNKNOWN: an IN_FLIGHT owner may still be mid-call and about to store the PSP's answer. */
     private static final String ABANDON = """
@@ -162,12 +166,12 @@ class AttemptStore implements SweptTable<Attempt> {
         throw new IllegalStateException("order " + orderId + ": no open attempt after two claim passes");
     }
 
-    @Transactional(readOnly = true)
+    @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
     Optional<Attempt> find(long id) {
         return jdbc.sql(BY_ID).param("id", id).query(ROW).optional();
     }
 
-    @Transactional(readOnly = true)
+    @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
     Optional<Attempt> findByReference(String referenceId) {
         return jdbc.sql(BY_REFERENCE).param("referenceId", referenceId).query(ROW).optional();
     }
@@ -183,7 +187,7 @@ class AttemptStore implements SweptTable<Attempt> {
         return findByReference(referenceId);
     }
 
-    @Transactional(readOnly = true)
+    @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
     Optional<Attempt> latestForOrder(long orderId) {
         return jdbc.sql(LATEST_FOR_ORDER).param("orderId", orderId).query(ROW).optional();
     }
@@ -194,24 +198,29 @@ class AttemptStore implements SweptTable<Attempt> {
         return single(jdbc.sql(MARK_UNKNOWN).param("id", id).update());
     }
 
-    /** Stores the PSP's payment id and redirect; false when the attempt is already FAILED. */
-    boolean promoteReady(long id, String paymentId, String redirectUrl) {
-        return single(jdbc.sql(PROMOTE_READY)
+    /**
+     * Stores the PSP's payment id and redirect; the attempt as it now is, or empty when it is already
+     * FAILED (the row is returned so the owner's answer needs no re-read).
+     */
+    Optional<Attempt> promoteReady(long id, String paymentId, String redirectUrl) {
+        return jdbc.sql(PROMOTE_READY)
                 .param("id", id).param("paymentId", paymentId).param("redirectUrl", redirectUrl)
-                .update());
+                .query(ROW).optional();
     }
 
     /**
-     * Marks a confirmed refusal. {@code declined} may also end a READY attempt (the customer was
-     * declined on the hosted page); {@code rejected} (a 4xx to our POST) only ends an open call.
+     * Marks a confirmed refusal; the attempt as it now is, or empty when it had left the states this
+     * reason may end. {@code declined} may also end a READY attempt (the customer was declined on the
+     * hosted page); {@code rejected} (a 4xx to our POST) only ends an open call.
      */
-    boolean markFailed(long id, FailureReason reason, String paymentId, String errorCode, String errorMessage) {
+    Optional<Attempt> markFailed(long id, FailureReason reason, String paymentId, String errorCode,
+            String errorMessage) {
         List<String> from = reason == FailureReason.DECLINED ? List.of("IN_FLIGHT", "UNKNOWN", "READY")
                 : List.of("IN_FLIGHT", "UNKNOWN");
-        return single(jdbc.sql(MARK_FAILED)
+        return jdbc.sql(MARK_FAILED)
                 .param("id", id).param("reason", reason.column()).param("paymentId", paymentId)
                 .param("errorCode", errorCode).param("errorMessage", truncate(errorMessage)).param("from", from)
-                .update());
+                .query(ROW).optional();
     }
 
     /** An operator closes an UNKNOWN attempt the PSP has confirmed it never saw. */

@@ -87,13 +87,13 @@ class CheckoutOrchestrator {
             markUnknownAfter(attempt, unclassified);
             throw unclassified;
         }
+        Attempt settled;
         try {
-            applier.apply(attempt, payment);
+            settled = applier.applyAnswer(attempt, payment);
         } catch (RuntimeException | Error unclassified) {
             markUnknownAfter(attempt, unclassified);
             throw unclassified;
         }
-        Attempt settled = attempts.find(attempt.id()).orElseThrow();
         metrics.checkout(settled.state() == AttemptState.FAILED ? "declined" : "created");
         return answerForSettled(settled);
     }

@@ -52,17 +52,36 @@ class DepositApplier {
 
     @Transactional
     Applied apply(Attempt attempt, PspPayment payment) {
+        return settle(attempt, payment).applied();
+    }
+
+    /**
+     * The owner's create answer, applied like any other; returns the attempt as this transaction left it,
+     * so the checkout answers without reading it again. Re-read only when the attempt had already left
+     * the states the answer may settle (a webhook or sweep settled it first).
+     */
+    @Transactional
+    Attempt applyAnswer(Attempt attempt, PspPayment payment) {
+        Settled settled = settle(attempt, payment);
+        return settled.attempt() != null ? settled.attempt() : attempts.find(attempt.id()).orElseThrow();
+    }
+
+    private Settled settle(Attempt attempt, PspPayment payment) {
         PaymentState state = payment.paymentState();
         if (state == PaymentState.COMPLETED && (payment.amount() == null || payment.currency() == null)) {
             throw new PaymentPayloadFault("COMPLETED payment " + payment.id() + " without amount or currency");
         }
-        boolean settled = state.isFailure()
+        Attempt settled = (state.isFailure()
                 ? attempts.markFailed(attempt.id(), AttemptStore.FailureReason.DECLINED, payment.id(),
                         payment.errorCode(), payment.errorMessage())
-                : attempts.promoteReady(attempt.id(), payment.id(), payment.redirectUrl());
-        if (!settled && payment.id() != null) {
+                : attempts.promoteReady(attempt.id(), payment.id(), payment.redirectUrl())).orElse(null);
+        if (settled == null && payment.id() != null) {
             attempts.linkPayment(attempt.id(), payment.id()); // a closed attempt's payment, found by id next time
         }
+        return new Settled(settled, moveOrder(attempt, payment, state));
+    }
+
+    private Applied moveOrder(Attempt attempt, PspPayment payment, PaymentState state) {
         PaymentTransition transition = PaymentTransition.forState(state);
         if (transition == null) {
             orders.apply(attempt.orderId(), attempt.id(), PaymentTransition.TO_PROCESSING, payment);
@@ -78,6 +97,10 @@ class DepositApplier {
         }
         boolean moved = orders.apply(attempt.orderId(), attempt.id(), transition, payment);
         return moved ? Applied.APPLIED : Applied.ALREADY_PAST;
+    }
+
+    /** What one apply did: the attempt row it settled (null when already past), and the order's outcome. */
+    private record Settled(Attempt attempt, Applied applied) {
     }
 
     /** Money moved but the order did not book it: unless it is the order's own payment again, a second charge. */

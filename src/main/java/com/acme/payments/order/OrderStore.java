@@ -21,6 +21,8 @@ import com.acme.payments.psp.PspPayment;
  * {@code refunded_amount}. Other features change an order only through these methods; the ones marked
  * {@code Propagation.MANDATORY} only ever join the caller's transaction (a checkout claim, a refund claim
  * or settlement).
+ * Look-ups of one statement are {@code SUPPORTS}: alone, one statement is its own snapshot and a read-only
+ * transaction would only add a COMMIT round trip; inside a caller's transaction they join it.
  */
 @Repository
 @Transactional
@@ -125,18 +127,18 @@ public class OrderStore {
                 .query(ROW).optional();
     }
 
-    @Transactional(readOnly = true)
+    @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
     public Optional<Order> findByRef(String orderRef) {
         return jdbc.sql(BY_REF).param("orderRef", orderRef).query(ROW).optional();
     }
 
-    @Transactional(readOnly = true)
+    @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
     public Optional<Order> findById(long id) {
         return jdbc.sql(BY_ID).param("id", id).query(ROW).optional();
     }
 
     /** Whether some order's client token hashes to this (a valid token for another order: 403, not 401). */
-    @Transactional(readOnly = true)
+    @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
     public boolean tokenExists(byte[] hash) {
         return jdbc.sql(TOKEN_EXISTS).param("hash", hash).query(Boolean.class).single();
     }
