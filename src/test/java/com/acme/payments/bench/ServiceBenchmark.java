@@ -61,6 +61,24 @@ class ServiceBenchmark {
     private final java.util.Set<String> workloads = java.util.Set.of(System.getProperty("bench.workloads",
             "cost,flow,webhooks,stripe,sweep,latency,pool,probe").split(","));
     private final int costClients = Integer.getInteger("bench.cost-clients", 8);
+    /**
+     * -Dbench.b-build=/path/to/other/checkout (built: target/classes and target/test-classes) and/or
+     * -Dbench.b-props=a=1;b=2: instance B runs that commit and/or those settings, and the {@code ab} workload
+     * runs the CPU-per-op workloads on A and B in turn (A B B A ...), {@code bench.ab-rounds} rounds, so the
+     * machine's load weighs on both alike; the summary is each side's CPU over all its rounds.
+     */
+    private static final String B_BUILD = System.getProperty("bench.b-build", "");
+    private static final String B_PROPS = System.getProperty("bench.b-props", "");
+    private static final int AB_ROUNDS = Integer.getInteger("bench.ab-rounds", 4);
+    private final Map<String, double[]> abTotals = new LinkedHashMap<>();
+    /** -Dbench.levels=1: only the 10^4 level. */
+    private static final int LEVELS = Integer.getInteger("bench.levels", 2);
+    /**
+     * -Dbench.jfr=true: record instance A with JFR at 10^5 (the checkout, the applied webhook, flows, sweep).
+     * Off by default: recorded workloads read 2-2.5x their CPU per op unrecorded (BENCHMARKS.md), so a recorded
+     * run says where the time goes, and an unrecorded one what it costs.
+     */
+    private static final boolean RECORD = Boolean.getBoolean("bench.jfr");
     private final int[] history = { Integer.getInteger("bench.history.small", 10_000),
             Integer.getInteger("bench.history.large", 90_000) };
 
@@ -92,16 +110,30 @@ class ServiceBenchmark {
         ConfigurableApplicationContext sim = PspSimulatorApplication.start(0, Map.of("pspsim.api-key", PSP_KEY,
                 "pspsim.signing-key", SIGNING_KEY, "pspsim.admin-token", SIM_ADMIN.substring(7)));
         simUrl = "http://127.0.0.1:" + sim.getEnvironment().getProperty("local.server.port");
-        List<String> props = List.of("spring.datasource.url=" + TestDatabase.url(),
+        List<String> props = new ArrayList<>(List.of("spring.datasource.url=" + TestDatabase.url(),
                 "spring.datasource.username=" + TestDatabase.user(),
                 "spring.datasource.password=" + TestDatabase.password(), "payments.psp.api-url=" + simUrl,
                 "payments.psp.read-timeout=10s", "payments.sweep.enabled=true", "payments.sweep.interval=100ms",
-                "payments.sweep.initial-delay=1s");
+                "payments.sweep.initial-delay=1s"));
+        // -Dbench.service-props=a=1;b=2: settings for an experiment on instances A and B (printed in the report)
+        String extra = System.getProperty("bench.service-props", "");
+        if (!extra.isBlank()) {
+            props.addAll(List.of(extra.split(";")));
+            line("service settings of this run: " + extra);
+        }
         Map<Integer, String> jfr = new LinkedHashMap<>();
         try {
             a = ServiceProcess.start("instance-a", DIR, props);
             a.awaitHealthy(Duration.ofMinutes(10));
-            b = ServiceProcess.start("instance-b", DIR, props);
+            List<String> bProps = new ArrayList<>(props);
+            if (!B_PROPS.isBlank()) {
+                bProps.addAll(List.of(B_PROPS.split(";")));
+            }
+            b = ServiceProcess.start("instance-b", DIR, bProps, B_BUILD.isBlank() ? null : Path.of(B_BUILD));
+            if (!B_BUILD.isBlank() || !B_PROPS.isBlank()) {
+                line("instance B: build " + (B_BUILD.isBlank() ? "this one" : B_BUILD) + ", extra settings "
+                        + (B_PROPS.isBlank() ? "none" : B_PROPS));
+            }
             b.awaitHealthy(Duration.ofMinutes(10));
             cpu = new Cpu(Map.of("instance-a", a.pid(), "instance-b", b.pid(), "harness+simulator",
                     ProcessHandle.current().pid()));
@@ -119,15 +151,18 @@ class ServiceBenchmark {
                 cost("JIT pass", false); // every request type once more, untimed in effect: its rows are dropped below
                 costs.clear();
             }
-            for (int level = 0; level < 2; level++) {
+            for (int level = 0; level < LEVELS; level++) {
                 if (level == 1) {
                     Seeder.history("h2_", history[1]);
                 }
                 String tag = level == 0 ? "10^4" : "10^5";
                 line("\n== history " + tag + ": rows per table " + Seeder.tableRows() + " ==");
-                boolean profile = level == 1;
+                boolean profile = level == 1 && RECORD;
                 if (workloads.contains("cost")) {
                     cost(tag, profile);
+                }
+                if (workloads.contains("ab")) {
+                    ab(tag);
                 }
                 if (workloads.contains("flow")) {
                     checkout(tag, List.of(a), profile ? "checkout-1" : null);
@@ -199,21 +234,26 @@ class ServiceBenchmark {
     // ---- CPU per operation: one request type at a time, 8 keep-alive clients, instance A only
 
     private void cost(String tag, boolean profile) throws Exception {
+        cost(tag, profile, a);
+    }
+
+    /** Every request type, one at a time, on {@code target}: its CPU and our database's per op. */
+    private void cost(String tag, boolean profile, ServiceProcess target) throws Exception {
         String prefix = "cc" + sequence.incrementAndGet() + "_";
         String[] refs = new String[ops];
         String[][] hooks = new String[ops][];
-        costRun("GET /actuator/health", tag, null,
-                i -> Client.get(a.url() + "/actuator/health").statusCode() == 200);
-        costRun("POST /api/orders", tag, null, i -> {
+        costRun(target, "GET /actuator/health", tag, null,
+                i -> Client.get(target.url() + "/actuator/health").statusCode() == 200);
+        costRun(target, "POST /api/orders", tag, null, i -> {
             refs[i] = prefix + i;
-            return Client.post(a.url() + "/api/orders", """
+            return Client.post(target.url() + "/api/orders", """
                     {"orderRef":"%s","amount":"10.00","currency":"EUR","customer":{"referenceId":"c-%s","email":"a@b.test"}}"""
                     .formatted(refs[i], refs[i]), "Authorization", SHOP).statusCode() == 201;
         });
-        costRun("GET /api/orders/{ref}", tag, null,
-                i -> Client.get(a.url() + "/api/orders/" + refs[i], "Authorization", SHOP).statusCode() == 200);
-        costRun("POST /api/orders/{ref}/checkout", tag, profile ? "cost-checkout" : null, i -> {
-            HttpResponse<String> r = Client.post(a.url() + "/api/orders/" + refs[i] + "/checkout", "{}", "Authorization", SHOP);
+        costRun(target, "GET /api/orders/{ref}", tag, null,
+                i -> Client.get(target.url() + "/api/orders/" + refs[i], "Authorization", SHOP).statusCode() == 200);
+        costRun(target, "POST /api/orders/{ref}/checkout", tag, profile ? "cost-checkout" : null, i -> {
+            HttpResponse<String> r = Client.post(target.url() + "/api/orders/" + refs[i] + "/checkout", "{}", "Authorization", SHOP);
             if (r.statusCode() != 200) {
                 return false;
             }
@@ -224,10 +264,34 @@ class ServiceBenchmark {
             hooks[i] = new String[] { body, sign(body) };
             return true;
         });
-        costRun("PSP webhook, applied", tag, profile ? "cost-webhook" : null, i -> hooks[i] != null
-                && Client.post(a.url() + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("applied"));
-        costRun("PSP webhook, duplicate", tag, null, i -> hooks[i] != null
-                && Client.post(a.url() + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("duplicate"));
+        costRun(target, "PSP webhook, applied", tag, profile ? "cost-webhook" : null, i -> hooks[i] != null
+                && Client.post(target.url() + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("applied"));
+        costRun(target, "PSP webhook, duplicate", tag, null, i -> hooks[i] != null
+                && Client.post(target.url() + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("duplicate"));
+    }
+
+    /** A and B in turn, A B B A per two rounds, then each side's CPU per op over all its rounds. */
+    private void ab(String tag) throws Exception {
+        abTotals.clear();
+        cost(tag + " JIT pass A", false, a);
+        cost(tag + " JIT pass B", false, b);
+        abTotals.clear();
+        for (int round = 0; round < AB_ROUNDS; round++) {
+            List<ServiceProcess> order = round % 2 == 0 ? List.of(a, b) : List.of(b, a);
+            for (ServiceProcess target : order) {
+                cost(tag + " round " + (round + 1) + " " + target.name, false, target);
+            }
+        }
+        line(String.format("%n== A/B @%s over %d rounds: service / PostgreSQL ms per op (A: this build; B: %s%s) ==", tag,
+                AB_ROUNDS, B_BUILD.isBlank() ? "this build" : B_BUILD, B_PROPS.isBlank() ? "" : ", " + B_PROPS));
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        abTotals.keySet().forEach(k -> names.add(k.substring(0, k.indexOf('|'))));
+        for (String workload : names) {
+            double[] x = abTotals.get(workload + "|instance-a");
+            double[] y = abTotals.get(workload + "|instance-b");
+            line(String.format("%-36s A %5.2f / %5.2f   B %5.2f / %5.2f   A/B %.2f (%,.0f and %,.0f ops)", workload,
+                    x[1] / x[0], x[2] / x[0], y[1] / y[0], y[2] / y[0], (x[1] / x[0]) / (y[1] / y[0]), x[0], y[0]));
+        }
     }
 
     interface Op {
@@ -235,11 +299,11 @@ class ServiceBenchmark {
     }
 
     /** {@code ops} operations by {@code costClients} clients; CPU of instance A and of our database per op. */
-    private void costRun(String workload, String tag, String jfrName, Op op) throws Exception {
+    private void costRun(ServiceProcess target, String workload, String tag, String jfrName, Op op) throws Exception {
         String label = workload + " @" + tag;
         AtomicInteger next = new AtomicInteger();
-        long threadsBefore = a.threads();
-        long startedBefore = a.threadsStarted();
+        long threadsBefore = target.threads();
+        long startedBefore = target.threadsStarted();
         String load = loadAverage();
         Load run = new Load(label);
         begin(label, jfrName);
@@ -254,16 +318,21 @@ class ServiceBenchmark {
             return true;
         });
         String cpuLine = end(jfrName);
-        long threadsAfter = a.threads();
-        long started = a.threadsStarted() - startedBefore; // jcmd's Attach Listener exists since the first call
+        long threadsAfter = target.threads();
+        long started = target.threadsStarted() - startedBefore; // jcmd's Attach Listener exists since the first call
         long n = run.done();
         String row = String.format("%s: %d ops in %.1f s = %.0f/s, errors %d; service %.2f ms/op, PostgreSQL %.2f ms/op "
-                + "(all postgres %.2f); instance-a threads %d -> %d, %d started%n  cpu: %s", label, n, run.seconds, rate,
-                run.errors(), cpu.msPerOp("instance-a", n), cpu.msPerOp("database", n), cpu.msPerOp("postgres", n),
-                threadsBefore, threadsAfter, started, cpuLine);
+                + "(all postgres %.2f); %s threads %d -> %d, %d started%n  cpu: %s", label, n, run.seconds, rate,
+                run.errors(), cpu.msPerOp(target.name, n), cpu.msPerOp("database", n), cpu.msPerOp("postgres", n),
+                target.name, threadsBefore, threadsAfter, started, cpuLine);
         line(row);
+        abTotals.computeIfAbsent(workload + "|" + target.name, k -> new double[3]);
+        double[] total = abTotals.get(workload + "|" + target.name);
+        total[0] += n;
+        total[1] += cpu.msPerOp(target.name, n) * n;
+        total[2] += cpu.msPerOp("database", n) * n;
         costs.add(new String[] { workload, tag, Long.toString(n), String.format("%.0f", rate),
-                String.format("%.2f", cpu.msPerOp("instance-a", n)), String.format("%.2f", cpu.msPerOp("database", n)),
+                String.format("%.2f", cpu.msPerOp(target.name, n)), String.format("%.2f", cpu.msPerOp("database", n)),
                 String.format("%.2f", cpu.msPerOp("postgres", n)),
                 threadsBefore + "->" + threadsAfter + " +" + started, load });
     }

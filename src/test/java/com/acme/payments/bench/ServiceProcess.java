@@ -1,5 +1,6 @@
 package com.acme.payments.bench;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -11,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,9 +40,27 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     static ServiceProcess start(String name, Path dir, List<String> properties) throws IOException {
+        return start(name, dir, properties, null);
+    }
+
+    /**
+     * {@code otherBuild}: a checkout of another commit whose {@code target/classes} and
+     * {@code target/test-classes} replace this build's on the class path (the same dependency jars), so
+     * two commits run side by side against one database; null for this build.
+     */
+    static ServiceProcess start(String name, Path dir, List<String> properties, Path otherBuild) throws IOException {
         int port = freePort();
         Path argfile = dir.resolve(name + ".args");
-        Files.writeString(argfile, "-cp \"" + System.getProperty("java.class.path") + "\"\n");
+        String classPath = System.getProperty("java.class.path");
+        if (otherBuild != null) {
+            Path here = Path.of("target").toAbsolutePath();
+            classPath = Arrays.stream(classPath.split(File.pathSeparator)).map(entry -> {
+                Path path = Path.of(entry).toAbsolutePath();
+                return path.startsWith(here) ? otherBuild.resolve("target").resolve(here.relativize(path)).toString()
+                        : entry;
+            }).collect(Collectors.joining(File.pathSeparator));
+        }
+        Files.writeString(argfile, "-cp \"" + classPath + "\"\n");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx512m");
