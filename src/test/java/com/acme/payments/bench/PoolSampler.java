@@ -22,7 +22,7 @@ final class PoolSampler {
         try {
             while (!Thread.currentThread().isInterrupted()) {
                 for (ServiceProcess instance : instances) {
-                    String text = instance.prometheus();
+                    String text = instance.prometheus("hikaricp_connections_active", "hikaricp_connections_pending");
                     maxActive = Math.max(maxActive, ServiceProcess.metric(text, "hikaricp_connections_active", null));
                     maxPending = Math.max(maxPending, ServiceProcess.metric(text, "hikaricp_connections_pending", null));
                 }
