@@ -75,8 +75,8 @@ class ServiceBenchmark {
     private static final int LEVELS = Integer.getInteger("bench.levels", 2);
     /**
      * -Dbench.jfr=true: record instance A with JFR at 10^5 (the checkout, the applied webhook, flows, sweep).
-     * Off by default: recorded workloads read 2-2.5x their CPU per op unrecorded (BENCHMARKS.md), so a recorded
-     * run says where the time goes, and an unrecorded one what it costs.
+     * Off by default: a recorded checkout read several times its CPU per op unrecorded (BENCHMARKS.md), so a
+     * recorded run says where the time goes, and an unrecorded one what it costs.
      */
     private static final boolean RECORD = Boolean.getBoolean("bench.jfr");
     private final int[] history = { Integer.getInteger("bench.history.small", 10_000),
