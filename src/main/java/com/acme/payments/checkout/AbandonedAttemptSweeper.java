@@ -6,9 +6,7 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.jobs.Backoff;
 import com.acme.payments.common.jobs.Poll;
-import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
 import com.acme.payments.common.jobs.StragglerProperties;
 
@@ -25,25 +23,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 @Component
 class AbandonedAttemptSweeper implements SchedulingConfigurer {
 
-    private final StragglerProperties properties;
-    private final Shutdown shutdown;
-    private final Backoff backoff;
     private final Poll<Attempt> poll;
 
     AbandonedAttemptSweeper(AttemptStore attempts, CheckoutOrchestrator checkout, StragglerProperties properties,
             DuplicateChargeProperties duplicates, Shutdown shutdown, Clock clock, MeterRegistry registry) {
-        this.properties = properties;
-        this.shutdown = shutdown;
-        this.backoff = Backoff.forJob(clock, properties.interval());
         this.poll = new Poll<>("abandoned-watch",
                 () -> attempts.claimAbandoned(duplicates.abandonedWatch(), properties.grace(), properties.batchSize()),
-                checkout::watchAbandoned, registry, backoff, shutdown, clock);
+                checkout::watchAbandoned, properties, registry, shutdown, clock);
     }
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.guarded(registrar, properties.enabled(), properties.interval(), properties.initialDelay(), backoff,
-                shutdown, this, "poll");
+        poll.schedule(registrar, this);
     }
 
     /** One pass. Package-visible so tests drive it directly. */

@@ -6,9 +6,7 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.jobs.Backoff;
 import com.acme.payments.common.jobs.Poll;
-import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
 import com.acme.payments.common.jobs.StragglerProperties;
 import com.acme.payments.common.jobs.SweepLoop.Outcome;
@@ -27,26 +25,19 @@ import io.micrometer.core.instrument.MeterRegistry;
 class RefundStragglerSweeper implements SchedulingConfigurer {
 
     private final RefundOrchestrator orchestrator;
-    private final StragglerProperties properties;
-    private final Shutdown shutdown;
-    private final Backoff backoff;
     private final Poll<Refund> poll;
 
     RefundStragglerSweeper(RefundStore refunds, RefundOrchestrator orchestrator, StragglerProperties properties,
             RefundProperties refundProperties, Shutdown shutdown, Clock clock, MeterRegistry registry) {
         this.orchestrator = orchestrator;
-        this.properties = properties;
-        this.shutdown = shutdown;
-        this.backoff = Backoff.forJob(clock, properties.interval());
         this.poll = new Poll<>("refund-straggler-poll",
                 () -> refunds.claimNotFinal(properties.grace(), refundProperties.abandonedWatch(),
-                        properties.batchSize()), this::pollOne, registry, backoff, shutdown, clock);
+                        properties.batchSize()), this::pollOne, properties, registry, shutdown, clock);
     }
 
     @Override
     public void configureTasks(ScheduledTaskRegistrar registrar) {
-        Schedules.guarded(registrar, properties.enabled(), properties.interval(), properties.initialDelay(), backoff,
-                shutdown, this, "poll");
+        poll.schedule(registrar, this);
     }
 
     void poll() {
