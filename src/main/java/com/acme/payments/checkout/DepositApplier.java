@@ -11,6 +11,9 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.common.jobs.SweepLoop.Outcome;
 import com.acme.payments.common.money.Amounts;
+import com.acme.payments.discrepancy.Discrepancy;
+import com.acme.payments.discrepancy.DiscrepancyKind;
+import com.acme.payments.discrepancy.DiscrepancyRecorder;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;
 import com.acme.payments.order.OrderStore;
@@ -28,7 +31,8 @@ import com.acme.payments.psp.PspPayment;
  * the same commit. Every path that learns a payment's state (create answer, reconcile, webhook, return,
  * sweeps) comes through here. A COMPLETED payment the order did not book (not its current
  * attempt's, or an abandoned one's) is a second charge: recorded once, with a {@code duplicate_charge}
- * effect in the same commit.
+ * effect in the same commit. A DECLINED/CANCELLED for the payment that paid the order contradicts a final
+ * truth: nothing moves, and it is recorded as a discrepancy.
  */
 @Component
 class DepositApplier {
@@ -40,14 +44,16 @@ class DepositApplier {
     private final OutboxStore outbox;
     private final DuplicateChargeStore duplicates;
     private final DuplicateChargeMetrics metrics;
+    private final DiscrepancyRecorder discrepancies;
 
     DepositApplier(AttemptStore attempts, OrderStore orders, OutboxStore outbox, DuplicateChargeStore duplicates,
-            DuplicateChargeMetrics metrics) {
+            DuplicateChargeMetrics metrics, DiscrepancyRecorder discrepancies) {
         this.attempts = attempts;
         this.orders = orders;
         this.outbox = outbox;
         this.duplicates = duplicates;
         this.metrics = metrics;
+        this.discrepancies = discrepancies;
     }
 
     @Transactional
@@ -70,6 +76,9 @@ class DepositApplier {
         PaymentState state = payment.paymentState();
         if (state == PaymentState.COMPLETED && (payment.amount() == null || payment.currency() == null)) {
             throw new PaymentPayloadFault("COMPLETED payment " + payment.id() + " without amount or currency");
+        }
+        if (state.isFailure() && contradictsThePayingPayment(attempt, payment)) {
+            return new Settled(null, Applied.CONTRADICTED);
         }
         Attempt settled = (state.isFailure()
                 ? attempts.markFailed(attempt.id(), AttemptStore.FailureReason.DECLINED, payment.id(),
@@ -99,6 +108,23 @@ class DepositApplier {
         return moved ? Applied.APPLIED : Applied.ALREADY_PAST;
     }
 
+    /**
+     * A failure reported for the payment that paid the order: the money was taken, so neither the attempt
+     * nor the order moves (the order's whitelist already keeps PAID; the attempt must not turn FAILED
+     * either). Read without a lock: a PAID order never leaves PAID, so a stale read can only miss a PAID
+     * committed meanwhile, and then the whitelist still keeps the order.
+     */
+    private boolean contradictsThePayingPayment(Attempt attempt, PspPayment payment) {
+        Order order = orders.findById(attempt.orderId()).orElseThrow();
+        if (order.status() != OrderStatus.PAID || payment.id() == null || !payment.id().equals(order.pspPaymentId())) {
+            return false;
+        }
+        discrepancies.record(Discrepancy.of(DiscrepancyKind.CONTRADICTING_REPORT, order.orderRef(), payment.id(),
+                order.paidAmount(), order.paidCurrency(), "payment paid the order (COMPLETED); the PSP now reports "
+                        + payment.state() + (payment.errorCode() == null ? "" : " " + payment.errorCode())));
+        return true;
+    }
+
     /** What one apply did: the attempt row it settled (null when already past), and the order's outcome. */
     private record Settled(Attempt attempt, Applied applied) {
     }
@@ -116,6 +142,7 @@ class DepositApplier {
         }
         outbox.enqueue(duplicateCharge(order, payment.id(), amount, currency));
         metrics.detectedOnCommit();
+        discrepancies.duplicateChargeRecorded();
         log.error("duplicate charge orderRef={} payment={} referenceId={} (order status={} payment={})",
                 order.orderRef(), payment.id(), attempt.referenceId(), order.status(), order.pspPaymentId());
         return Applied.DUPLICATE_CHARGE;

@@ -5,12 +5,18 @@ import java.util.Map;
 /**
  * One side effect to deliver. {@code sourceId} is what makes it unique to the outside world: the
  * Stripe event id for billing effects, the PSP payment id for {@code order_paid}; the sink sees
- * {@code <sourceId>:<kind>} as its {@code Idempotency-Key}.
+ * {@code <sourceId>:<keySuffix>} as its {@code Idempotency-Key}. The suffix is the kind, except where
+ * one kind carries several facts about one source ({@code discrepancy}: the discrepancy's own kind).
  */
 public record OutboxEntry(String kind, String aggregateType, String aggregateId, String sourceId,
-        Map<String, Object> payload) {
+        Map<String, Object> payload, String keySuffix) {
+
+    public OutboxEntry(String kind, String aggregateType, String aggregateId, String sourceId,
+            Map<String, Object> payload) {
+        this(kind, aggregateType, aggregateId, sourceId, payload, kind);
+    }
 
     public String idempotencyKey() {
-        return sourceId + ":" + kind;
+        return sourceId + ":" + keySuffix;
     }
 }

@@ -24,7 +24,7 @@ class SinkRoutes {
 
     static final List<String> NOTIFY_KINDS = List.of("renewal_notice", "payment_failed_notice",
             "subscription_ended_notice", "async_payment_failed_notice", "dispute_opened", "refund_failed",
-            "duplicate_charge");
+            "duplicate_charge", "discrepancy");
     static final List<String> CONVERSION_KINDS = List.of("conversion");
     static final List<String> FULFILMENT_KINDS = List.of("order_paid");
 

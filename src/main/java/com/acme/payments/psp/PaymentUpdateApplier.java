@@ -50,6 +50,7 @@ public class PaymentUpdateApplier {
             case APPLIED -> close(receipt.get(), "applied", WebhookOutcome.APPLIED);
             case ALREADY_PAST -> close(receipt.get(), "duplicate", WebhookOutcome.DUPLICATE);
             case NO_CHANGE -> close(receipt.get(), "ignored", WebhookOutcome.IGNORED);
+            case CONTRADICTED -> close(receipt.get(), "ignored", WebhookOutcome.IGNORED); // final is final
             case DUPLICATE_CHARGE -> close(receipt.get(), "duplicate_charge", WebhookOutcome.DUPLICATE_CHARGE);
             case UNMATCHED -> WebhookOutcome.UNKNOWN_PAYMENT; // stays open for the replay job
         };

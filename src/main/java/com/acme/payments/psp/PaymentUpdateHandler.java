@@ -25,6 +25,11 @@ public interface PaymentUpdateHandler {
         /** No attempt or order knows this payment yet: keep the receipt open for the replay job. */
         UNMATCHED,
         /** A COMPLETED payment that is not the order's booked one: money moved twice, recorded as such. */
-        DUPLICATE_CHARGE
+        DUPLICATE_CHARGE,
+        /**
+         * The report contradicts a final truth (a DECLINED for a COMPLETED refund or for the payment that
+         * paid the order, a COMPLETED for a declined refund): nothing moved, recorded as a discrepancy.
+         */
+        CONTRADICTED
     }
 }

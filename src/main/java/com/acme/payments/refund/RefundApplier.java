@@ -1,5 +1,6 @@
 package com.acme.payments.refund;
 
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -10,6 +11,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.common.jobs.SweepLoop.Outcome;
+import com.acme.payments.discrepancy.Discrepancy;
+import com.acme.payments.discrepancy.DiscrepancyKind;
+import com.acme.payments.discrepancy.DiscrepancyRecorder;
+import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStore;
 import com.acme.payments.outbox.OutboxEntry;
 import com.acme.payments.outbox.OutboxStore;
@@ -21,7 +26,9 @@ import com.acme.payments.psp.PspPayment;
  * the PSP accepted (any non-failed state) is DONE with that {@code pspState}; DECLINED/CANCELLED is a
  * confirmed failure and gives the reservation back. A DONE refund the PSP declines later becomes FAILED
  * — the reservation released by the same conditional UPDATE's row, so once — with a
- * {@code refund_failed} effect. An abandoned refund the PSP made after all is DONE again.
+ * {@code refund_failed} effect. An abandoned refund the PSP made after all is DONE again. Final is final: a
+ * report contradicting a final {@code pspState} (DECLINED for a COMPLETED refund, COMPLETED for a declined
+ * one) changes nothing and is a discrepancy, as is an abandoned refund made after all that no longer fits.
  */
 @Component
 class RefundApplier {
@@ -32,17 +39,36 @@ class RefundApplier {
     private final RefundMetrics metrics;
     private final OrderStore orders;
     private final OutboxStore outbox;
+    private final DiscrepancyRecorder discrepancies;
 
-    RefundApplier(RefundStore refunds, RefundMetrics metrics, OrderStore orders, OutboxStore outbox) {
+    RefundApplier(RefundStore refunds, RefundMetrics metrics, OrderStore orders, OutboxStore outbox,
+            DiscrepancyRecorder discrepancies) {
         this.refunds = refunds;
         this.metrics = metrics;
         this.orders = orders;
         this.outbox = outbox;
+        this.discrepancies = discrepancies;
+    }
+
+    /** What one PSP report did to a refund. */
+    enum Result {
+        /** Settled it, failed a DONE one, or revived an abandoned one. */
+        CHANGED,
+        /** Already at or past it. */
+        UNCHANGED,
+        /** It contradicts the refund's final PSP state: nothing changed, recorded as a discrepancy. */
+        CONTRADICTED
     }
 
     /** True when this call changed the refund (settled it, failed a DONE one, or revived an abandoned one). */
     @Transactional
     boolean settle(Refund refund, PspPayment payment) {
+        return report(refund, payment) == Result.CHANGED;
+    }
+
+    /** {@link #settle}, telling a contradicting report from a late or repeated one (the webhook's answer). */
+    @Transactional
+    Result report(Refund refund, PspPayment payment) {
         PaymentState state = payment.paymentState();
         boolean failed = state.isFailure();
         Optional<Refund> settled = refunds.settle(refund.id(), failed ? RefundState.FAILED : RefundState.DONE,
@@ -51,41 +77,77 @@ class RefundApplier {
             metrics.settled(failed ? "failed" : "done");
             log.info("refund settled referenceId={} state={} pspState={} payment={}", refund.referenceId(),
                     settled.get().state(), payment.state(), payment.id());
-            return true;
+            return Result.CHANGED;
         }
         return failed ? failLate(refund, payment) : trackAccepted(refund, payment);
     }
 
-    private boolean failLate(Refund refund, PspPayment payment) {
+    private Result failLate(Refund refund, PspPayment payment) {
         Optional<Refund> failed = refunds.failDone(refund.id(), payment.id(), payment.state(), payment.errorCode(),
                 payment.errorMessage());
         if (failed.isEmpty()) {
-            return false; // FAILED already: nothing is released twice
+            // FAILED already (nothing is released twice), or COMPLETED at the PSP: the money left, nothing moves
+            Refund current = refunds.find(refund.id()).orElseThrow();
+            boolean completed = current.state() == RefundState.DONE && "COMPLETED".equals(current.pspState());
+            return completed ? contradicted(current, payment) : Result.UNCHANGED;
         }
         outbox.enqueue(refundFailed(failed.get()));
         metrics.settled("reversed");
         log.error("refund referenceId={} was DONE, the PSP now reports {}: FAILED, reservation released",
                 refund.referenceId(), payment.state());
-        return true;
+        return Result.CHANGED;
     }
 
-    private boolean trackAccepted(Refund refund, PspPayment payment) {
+    private Result trackAccepted(Refund refund, PspPayment payment) {
         if (refunds.trackPspState(refund.id(), payment.id(), payment.state())) {
-            return true;
+            return Result.CHANGED;
         }
         Refund current = refunds.find(refund.id()).orElseThrow();
         if (!current.abandoned()) {
-            return false;
+            boolean declined = current.state() == RefundState.FAILED
+                    && PaymentState.of(current.pspState()).isFailure();
+            // a COMPLETED for a refund the PSP had declined: the reservation stays released, an operator decides
+            return declined && payment.paymentState() == PaymentState.COMPLETED ? contradicted(current, payment)
+                    : Result.UNCHANGED;
         }
         if (refunds.reviveAbandoned(refund.id(), payment.id(), payment.state()).isPresent()) {
             metrics.settled("revived");
             log.error("refund referenceId={} was abandoned but the PSP made it ({}): DONE again, reserved again",
                     refund.referenceId(), payment.state());
-            return true;
+            return Result.CHANGED;
         }
-        log.error("refund referenceId={} was abandoned but the PSP made it ({}) and the remainder no longer holds it:"
-                + " over-refunded, needs an operator", refund.referenceId(), payment.state());
-        return false;
+        overRefunded(current, payment);
+        return Result.UNCHANGED;
+    }
+
+    /** A report against the refund's final PSP state: nothing changes; an operator settles it. */
+    private Result contradicted(Refund current, PspPayment payment) {
+        Order order = orders.findById(current.orderId()).orElseThrow();
+        discrepancies.record(Discrepancy.of(DiscrepancyKind.CONTRADICTING_REPORT, order.orderRef(),
+                refundPaymentId(current, payment), current.amount(), current.currency(),
+                "refund " + current.referenceId() + " is " + current.pspState() + " at the PSP; the PSP now reports "
+                        + payment.state() + (payment.errorCode() == null ? "" : " " + payment.errorCode())));
+        return Result.CONTRADICTED;
+    }
+
+    /**
+     * The PSP made an abandoned refund after all, and the remainder no longer holds it (a newer refund took
+     * it): the PSP refunded more than was paid. The order row is locked by the revive attempt, so the
+     * excess is read as it stands.
+     */
+    private void overRefunded(Refund current, PspPayment payment) {
+        Order order = orders.findById(current.orderId()).orElseThrow();
+        BigDecimal excess = order.refundedAmount().add(current.amount()).subtract(order.paidAmount());
+        discrepancies.record(Discrepancy.of(DiscrepancyKind.OVER_REFUND, order.orderRef(),
+                refundPaymentId(current, payment), excess.max(BigDecimal.ZERO), current.currency(),
+                "abandoned refund " + current.referenceId() + " (" + current.amount().toPlainString() + ") was made by "
+                        + "the PSP after all (" + payment.state() + "); with " + order.refundedAmount().toPlainString()
+                        + " already refunded of " + order.paidAmount().toPlainString() + " paid for payment "
+                        + order.pspPaymentId() + ": over-refunded, needs an operator"));
+    }
+
+    private static String refundPaymentId(Refund current, PspPayment payment) {
+        return current.pspPaymentId() != null ? current.pspPaymentId() : payment.id();
     }
 
     /** The sweep's settle: writes nothing once another instance holds the lease ({@code FENCED}). */

@@ -56,19 +56,25 @@ class RefundStore implements SweptTable<Refund> {
              WHERE id = :id AND state IN ('IN_FLIGHT', 'UNKNOWN')
             RETURNING *
             """;
-    /** The PSP declined a refund it had accepted: DONE → FAILED once; the caller releases the reservation. */
+    /**
+     * The PSP declined a refund it had accepted and not yet completed: DONE → FAILED once; the caller
+     * releases the reservation. Final is final: a refund the PSP reported COMPLETED never fails (the money
+     * left), whatever arrives later.
+     */
     private static final String FAIL_DONE = """
             UPDATE psp_refund_attempt
                SET state = 'FAILED', psp_payment_id = coalesce(psp_payment_id, :paymentId), psp_state = :pspState,
                    error_code = :errorCode, error_message = :errorMessage, updated_at = now()
              WHERE id = :id AND state = 'DONE'
+               AND (psp_state IS NULL OR psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED'))
             RETURNING *
             """;
-    /** A DONE refund's PSP state moved on without failing (PENDING → COMPLETED). */
+    /** A DONE refund's PSP state moved on without failing (PENDING → COMPLETED); a final one stays. */
     private static final String TRACK_PSP_STATE = """
             UPDATE psp_refund_attempt
                SET psp_state = :pspState, psp_payment_id = coalesce(psp_payment_id, :paymentId), updated_at = now()
              WHERE id = :id AND state = 'DONE' AND psp_state IS DISTINCT FROM :pspState
+               AND (psp_state IS NULL OR psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED'))
             """;
     /** An operator closes an UNKNOWN refund the PSP confirmed it never saw; the caller releases. */
     private static final String ABANDON = """
@@ -212,7 +218,10 @@ class RefundStore implements SweptTable<Refund> {
         return settled;
     }
 
-    /** DONE → FAILED on the PSP's later decline, releasing the reservation with it; empty when not DONE. */
+    /**
+     * DONE → FAILED on the PSP's later decline, releasing the reservation with it; empty when not DONE or
+     * when the PSP had reported it final already.
+     */
     Optional<Refund> failDone(long id, String paymentId, String pspState, String errorCode, String errorMessage) {
         Optional<Refund> failed = jdbc.sql(FAIL_DONE).param("id", id).param("paymentId", paymentId)
                 .param("pspState", pspState).param("errorCode", errorCode).param("errorMessage", truncate(errorMessage))

@@ -28,7 +28,11 @@ class RefundUpdateHandler implements PaymentUpdateHandler {
     @Override
     public Applied apply(PspPayment payment) {
         return refunds.findForPayment(payment.id(), payment.referenceId())
-                .map(refund -> applier.settle(refund, payment) ? Applied.APPLIED : Applied.ALREADY_PAST)
+                .map(refund -> switch (applier.report(refund, payment)) {
+                    case CHANGED -> Applied.APPLIED;
+                    case UNCHANGED -> Applied.ALREADY_PAST;
+                    case CONTRADICTED -> Applied.CONTRADICTED;
+                })
                 .orElse(Applied.UNMATCHED);
     }
 }
