@@ -35,7 +35,7 @@ class DiscrepancyController {
                     + "refund's over_refund or contradicting_report, the deposit otherwise. amount is the "
                     + "excess for an over_refund, the payment's or refund's amount otherwise. A duplicate_charge "
                     + "stays listed until a refund of it is DONE.")
-    List<DiscrepancyView> list() {
+    List<DiscrepancyView> discrepancies() {
         return Stream.concat(store.newest(LIMIT).stream(),
                         charges.stream().flatMap(source -> source.unrefunded(LIMIT).stream()))
                 .sorted(Comparator.comparing(Discrepancy::detectedAt).reversed()
