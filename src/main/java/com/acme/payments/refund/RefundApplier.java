@@ -116,7 +116,10 @@ class RefundApplier {
                     refund.referenceId(), payment.state());
             return Result.CHANGED;
         }
-        overRefunded(current, payment);
+        Refund underLock = refunds.find(refund.id()).orElseThrow(); // the revive took the order lock
+        if (underLock.abandoned()) { // not revived meanwhile by another report: the remainder no longer holds it
+            overRefunded(underLock, payment);
+        }
         return Result.UNCHANGED;
     }
 
