@@ -110,15 +110,17 @@ class AttemptStore implements SweptTable<Attempt> {
             """;
     /**
      * The abandoned-attempt watch's claim: abandoned attempts within the watch window whose payment the PSP
-     * has not yet shown as final, least recently polled first; the bumped last_polled_at is the lease that
-     * keeps other instances off the row for {@code every} (database clock).
+     * has not yet shown as final and that are due ({@code late_truth_due}, V322: the gap since the last
+     * look-up grows from {@code grace} to a day with the row's age, the rule the refund watch shares), least
+     * recently polled first; the bumped last_polled_at is also the lease that keeps other instances off the
+     * row (database clock).
      */
     private static final String CLAIM_ABANDONED = """
             UPDATE psp_attempt SET last_polled_at = now()
              WHERE id IN (SELECT id FROM psp_attempt
                            WHERE failure_reason = 'abandoned' AND watch_closed_at IS NULL AND state = 'FAILED'
                              AND abandoned_at > now() - :watchSeconds * interval '1 second'
-                             AND (last_polled_at IS NULL OR last_polled_at < now() - :everySeconds * interval '1 second')
+                             AND late_truth_due(abandoned_at, last_polled_at, :graceSeconds * interval '1 second') <= now()
                            ORDER BY last_polled_at NULLS FIRST, abandoned_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             RETURNING *
             """;
@@ -264,8 +266,8 @@ class AttemptStore implements SweptTable<Attempt> {
     }
 
     /** Abandoned attempts due for the watch (see {@code CLAIM_ABANDONED}). */
-    List<Attempt> claimAbandoned(Duration watch, Duration every, int limit) {
-        return jdbc.sql(CLAIM_ABANDONED).param("watchSeconds", watch.toSeconds()).param("everySeconds", every.toSeconds())
+    List<Attempt> claimAbandoned(Duration watch, Duration grace, int limit) {
+        return jdbc.sql(CLAIM_ABANDONED).param("watchSeconds", watch.toSeconds()).param("graceSeconds", grace.toSeconds())
                 .param("limit", limit).query(ROW).list();
     }
 
