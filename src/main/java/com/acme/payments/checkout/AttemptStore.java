@@ -81,6 +81,10 @@ class AttemptStore implements SweptTable<Attempt> {
             UPDATE psp_attempt SET psp_payment_id = :paymentId, updated_at = now()
              WHERE id = :id AND psp_payment_id IS NULL
             """;
+    /** Read after LINK_PAYMENT wrote nothing: the attempt's id is this payment's (true) or another's (false). */
+    private static final String LINKED_TO = """
+            SELECT psp_payment_id IS NOT DISTINCT FROM :paymentId FROM psp_attempt WHERE id = :id
+            """;
     private static final String UNRESOLVED = """
             SELECT a.reference_id, o.order_ref, a.state, a.created_at AS since FROM psp_attempt a JOIN orders o ON o.id = a.order_id
              WHERE a.state IN ('IN_FLIGHT', 'UNKNOWN') ORDER BY a.created_at LIMIT :limit
@@ -231,9 +235,22 @@ class AttemptStore implements SweptTable<Attempt> {
                 .update());
     }
 
-    /** Remembers the payment id of an attempt that is already closed (FAILED), so the id finds it. */
-    void linkPayment(long id, String paymentId) {
-        single(jdbc.sql(LINK_PAYMENT).param("id", id).param("paymentId", paymentId).update());
+    /**
+     * Remembers the payment id of an attempt that is already closed (FAILED), so the id finds it. Zero rows
+     * means it already has one: this payment's (a repeat) or another's (two payments under one reference).
+     */
+    Link linkPayment(long id, String paymentId) {
+        if (single(jdbc.sql(LINK_PAYMENT).param("id", id).param("paymentId", paymentId).update())) {
+            return Link.LINKED;
+        }
+        boolean same = jdbc.sql(LINKED_TO).param("id", id).param("paymentId", paymentId).query(Boolean.class)
+                .optional().orElseThrow(() -> new IllegalStateException("psp_attempt " + id + " is gone"));
+        return same ? Link.ALREADY_LINKED : Link.LINKED_TO_ANOTHER;
+    }
+
+    /** What {@link #linkPayment} found. */
+    enum Link {
+        LINKED, ALREADY_LINKED, LINKED_TO_ANOTHER
     }
 
     /** IN_FLIGHT and UNKNOWN attempts, oldest first, for the operators' list. */
