@@ -35,7 +35,7 @@ class BillingController {
     private final ReconciliationOrchestrator reconciliation;
 
     BillingController(SubscriptionStore subscriptions, GrantStore grants, UserStore users, PurchaseStore purchases,
-            ReconciliationOrchestrator reconciliation, com.acme.payments.common.audit.OperatorActionStore actions) {
+            ReconciliationOrchestrator reconciliation, com.acme.payments.common.audit.OperatorAudit actions) {
         this.subscriptions = subscriptions;
         this.grants = grants;
         this.users = users;
@@ -44,7 +44,7 @@ class BillingController {
         this.actions = actions;
     }
 
-    private final com.acme.payments.common.audit.OperatorActionStore actions;
+    private final com.acme.payments.common.audit.OperatorAudit actions;
 
     @GetMapping("/subscriptions/{subscriptionId}")
     Subscription subscription(@PathVariable String subscriptionId, Caller caller) {

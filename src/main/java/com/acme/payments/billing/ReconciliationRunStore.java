@@ -12,12 +12,15 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.common.jobs.Rows;
+
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Owns {@code billing_reconciliation_run}: the nightly reconciliation's lease, one row per night. The
- * row is the lease (its primary key admits one runner per night across all instances) and the record
- * of who ran and what was granted. The database's {@code now()} is the clock for the lease.
+ * row is the lease (its primary key admits one runner per night across all instances; the runner renews
+ * {@code lease_until} as it goes, and a row left unfinished past it is taken over) and the record of who
+ * ran and what was granted. The database's {@code now()} is the clock for the lease.
  */
 @Repository
 @Transactional
@@ -34,6 +37,16 @@ class ReconciliationRunStore {
                 SET owner = EXCLUDED.owner, started_at = now(), lease_until = EXCLUDED.lease_until
                 WHERE r.finished_at IS NULL AND r.lease_until < now()
             RETURNING night
+            """;
+    /** The runner's heartbeat: its lease again from now, while the night is still its own and unfinished. */
+    private static final String RENEW = """
+            UPDATE billing_reconciliation_run SET lease_until = now() + CAST(:lease AS interval)
+            WHERE night = :night AND owner = :owner AND finished_at IS NULL
+            """;
+    /** Neither finished nor held by a live runner: TAKE would succeed (a cheap look before it). */
+    private static final String FREE = """
+            SELECT NOT EXISTS (SELECT 1 FROM billing_reconciliation_run
+                                WHERE night = :night AND (finished_at IS NOT NULL OR lease_until >= now()))
             """;
     private static final String FINISH = """
             UPDATE billing_reconciliation_run
@@ -66,6 +79,18 @@ class ReconciliationRunStore {
             throw new IllegalStateException("reconciliation lease for " + night + " took " + taken.size() + " rows");
         }
         return taken.size() == 1;
+    }
+
+    /** False when the lease was taken over (the night is another runner's now): stop the pass. */
+    boolean renew(LocalDate night, String owner, Duration lease) {
+        return Rows.atMostOne(jdbc.sql(RENEW).param("night", night).param("owner", owner)
+                .param("lease", lease.toSeconds() + " seconds").update(), "billing_reconciliation_run");
+    }
+
+    /** True when the night is neither finished nor held by a live runner (database clock). */
+    @Transactional(readOnly = true)
+    boolean free(LocalDate night) {
+        return jdbc.sql(FREE).param("night", night).query(Boolean.class).single();
     }
 
     /** Records the pass; false when the lease was taken over meanwhile (the record is the new owner's). */

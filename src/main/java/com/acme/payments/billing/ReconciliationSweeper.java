@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,11 +16,13 @@ import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.jobs.DatabaseGauges;
 import com.acme.payments.common.jobs.JobMetrics;
+import com.acme.payments.common.jobs.Schedules;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,11 +31,14 @@ import io.micrometer.core.instrument.Tags;
 /**
  * The nightly repair: once per night across all instances (the instance that takes the night's lease
  * row runs it; the others skip), reconciles every subscription that has not ended and records who ran
- * it and what it granted. A failure on one subscription is logged and does not stop the others. Off
- * when {@code billing.reconciliation.enabled} is false.
+ * it and what it granted. A failure on one subscription is logged and does not stop the others. Every
+ * {@code billing.reconciliation.check-interval} each instance looks whether the night's pass is due (past
+ * the cron's firing that UTC day) and free (not finished, no live lease): a runner renews its short lease
+ * after each subscription, so one that dies is taken over within about a lease and a check, the same
+ * night. Off when {@code billing.reconciliation.enabled} is false.
  */
 @Component
-class ReconciliationSweeper {
+class ReconciliationSweeper implements SchedulingConfigurer {
 
     static final String JOB = "billing-reconciliation";
     private static final Logger log = LoggerFactory.getLogger(ReconciliationSweeper.class);
@@ -62,20 +68,36 @@ class ReconciliationSweeper {
                 + "finished, on any instance", "seconds", Tags.empty(), runs::lastFinishedAgeSeconds);
     }
 
-    @Scheduled(cron = "${billing.reconciliation.cron:0 17 3 * * *}", zone = "UTC")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar registrar) {
+        Duration every = properties.reconciliation().checkInterval();
+        Schedules.fixedDelay(registrar, every, every, this, "nightly");
+    }
+
+    /** One check (the scheduled turn). */
     void nightly() {
         if (properties.reconciliation().enabled()) {
-            runTonight();
+            runIfDue(ZonedDateTime.now(clock.withZone(ZoneOffset.UTC)));
         }
     }
 
-    Result runTonight() {
-        return run(LocalDate.now(clock.withZone(ZoneOffset.UTC)));
+    /**
+     * The night of {@code now} (UTC) if its pass is due and free: past the cron's firing that day, not
+     * finished, and not held by a live runner; else nothing ({@code ran=false}, not counted as skipped).
+     */
+    Result runIfDue(ZonedDateTime now) {
+        LocalDate night = now.withZoneSameInstant(ZoneOffset.UTC).toLocalDate();
+        boolean due = properties.reconciliation().dueAt(night).filter(at -> !now.isBefore(at)).isPresent();
+        if (!due || !runs.free(night)) {
+            return new Result(false, 0, 0);
+        }
+        return run(night);
     }
 
     /** The night's pass if this instance takes the night's lease; what it granted, or {@code ran=false}. */
     Result run(LocalDate night) {
-        if (!runs.take(night, owner, properties.reconciliation().lease())) {
+        Duration lease = properties.reconciliation().lease();
+        if (!runs.take(night, owner, lease)) {
             skipped.increment();
             log.info("nightly reconciliation runs elsewhere, night={} owner={}", night, owner);
             return new Result(false, 0, 0);
@@ -100,16 +122,26 @@ class ReconciliationSweeper {
                 log.warn("reconciliation failed, subscriptionId={} error={}", subscriptionId,
                         e.getClass().getSimpleName());
             }
+            if (!runs.renew(night, owner, lease)) {
+                return fenced(night, started, granted.size(), failed); // the night's pass is the new owner's
+            }
         }
         if (!runs.finish(night, owner, open.size(), granted, failed)) {
-            metrics.fenced();
-            log.warn("nightly reconciliation lease was taken over before it finished, night={} owner={}", night,
-                    owner);
+            return fenced(night, started, granted.size(), failed);
         }
         metrics.run(Duration.ofNanos(System.nanoTime() - started));
         log.info("nightly reconciliation done, night={} owner={} subscriptions={} granted={} failed={}", night, owner,
                 open.size(), granted.size(), failed);
         return new Result(true, granted.size(), failed);
+    }
+
+    /** Our lease lapsed and another instance took the night over: it runs the whole pass; we stop. */
+    private Result fenced(LocalDate night, long started, int granted, int failed) {
+        metrics.fenced();
+        metrics.run(Duration.ofNanos(System.nanoTime() - started));
+        log.warn("nightly reconciliation lease was taken over before it finished, night={} owner={} granted={}",
+                night, owner, granted);
+        return new Result(true, granted, failed);
     }
 
     /** Host, process and a random part: two instances on one host, or a restarted one, never share it. */

@@ -15,9 +15,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * The abandoned-attempt watch ({@code abandoned-watch}): an abandoned attempt's payment may appear at the
  * PSP later, and its webhook may never come (the receiving instance down, the database out). For
- * {@code payments.duplicates.abandoned-watch} after the abandon, each such attempt is claimed (SKIP LOCKED,
- * leased by {@code last_polled_at} for {@code payments.stragglers.grace}) and the PSP asked by its
- * reference; what it shows is applied, so a COMPLETED payment is flagged as a second charge exactly once.
+ * {@code payments.duplicates.abandoned-watch} after the abandon, each such attempt is claimed when due (SKIP LOCKED,
+ * at gaps from {@code last_polled_at} growing from {@code payments.stragglers.grace} to a day with its age)
+ * and the PSP asked by its reference; what it shows is applied, so a COMPLETED payment is flagged as a second charge exactly once.
  * Runs on the straggler poll's schedule ({@code payments.stragglers.*}).
  */
 @Component

@@ -81,6 +81,10 @@ class AttemptStore implements SweptTable<Attempt> {
             UPDATE psp_attempt SET psp_payment_id = :paymentId, updated_at = now()
              WHERE id = :id AND psp_payment_id IS NULL
             """;
+    /** Read after LINK_PAYMENT wrote nothing: the attempt's id is this payment's (true) or another's (false). */
+    private static final String LINKED_TO = """
+            SELECT psp_payment_id IS NOT DISTINCT FROM :paymentId FROM psp_attempt WHERE id = :id
+            """;
     private static final String UNRESOLVED = """
             SELECT a.reference_id, o.order_ref, a.state, a.created_at AS since FROM psp_attempt a JOIN orders o ON o.id = a.order_id
              WHERE a.state IN ('IN_FLIGHT', 'UNKNOWN') ORDER BY a.created_at LIMIT :limit
@@ -110,15 +114,17 @@ class AttemptStore implements SweptTable<Attempt> {
             """;
     /**
      * The abandoned-attempt watch's claim: abandoned attempts within the watch window whose payment the PSP
-     * has not yet shown as final, least recently polled first; the bumped last_polled_at is the lease that
-     * keeps other instances off the row for {@code every} (database clock).
+     * has not yet shown as final and that are due ({@code late_truth_due}, V322: the gap since the last
+     * look-up grows from {@code grace} to a day with the row's age, the rule the refund watch shares), least
+     * recently polled first; the bumped last_polled_at is also the lease that keeps other instances off the
+     * row (database clock).
      */
     private static final String CLAIM_ABANDONED = """
             UPDATE psp_attempt SET last_polled_at = now()
              WHERE id IN (SELECT id FROM psp_attempt
                            WHERE failure_reason = 'abandoned' AND watch_closed_at IS NULL AND state = 'FAILED'
                              AND abandoned_at > now() - :watchSeconds * interval '1 second'
-                             AND (last_polled_at IS NULL OR last_polled_at < now() - :everySeconds * interval '1 second')
+                             AND late_truth_due(abandoned_at, last_polled_at, :graceSeconds * interval '1 second') <= now()
                            ORDER BY last_polled_at NULLS FIRST, abandoned_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             RETURNING *
             """;
@@ -229,9 +235,22 @@ class AttemptStore implements SweptTable<Attempt> {
                 .update());
     }
 
-    /** Remembers the payment id of an attempt that is already closed (FAILED), so the id finds it. */
-    void linkPayment(long id, String paymentId) {
-        single(jdbc.sql(LINK_PAYMENT).param("id", id).param("paymentId", paymentId).update());
+    /**
+     * Remembers the payment id of an attempt that is already closed (FAILED), so the id finds it. Zero rows
+     * means it already has one: this payment's (a repeat) or another's (two payments under one reference).
+     */
+    Link linkPayment(long id, String paymentId) {
+        if (single(jdbc.sql(LINK_PAYMENT).param("id", id).param("paymentId", paymentId).update())) {
+            return Link.LINKED;
+        }
+        boolean same = jdbc.sql(LINKED_TO).param("id", id).param("paymentId", paymentId).query(Boolean.class)
+                .optional().orElseThrow(() -> new IllegalStateException("psp_attempt " + id + " is gone"));
+        return same ? Link.ALREADY_LINKED : Link.LINKED_TO_ANOTHER;
+    }
+
+    /** What {@link #linkPayment} found. */
+    enum Link {
+        LINKED, ALREADY_LINKED, LINKED_TO_ANOTHER
     }
 
     /** IN_FLIGHT and UNKNOWN attempts, oldest first, for the operators' list. */
@@ -264,8 +283,8 @@ class AttemptStore implements SweptTable<Attempt> {
     }
 
     /** Abandoned attempts due for the watch (see {@code CLAIM_ABANDONED}). */
-    List<Attempt> claimAbandoned(Duration watch, Duration every, int limit) {
-        return jdbc.sql(CLAIM_ABANDONED).param("watchSeconds", watch.toSeconds()).param("everySeconds", every.toSeconds())
+    List<Attempt> claimAbandoned(Duration watch, Duration grace, int limit) {
+        return jdbc.sql(CLAIM_ABANDONED).param("watchSeconds", watch.toSeconds()).param("graceSeconds", grace.toSeconds())
                 .param("limit", limit).query(ROW).list();
     }
 

@@ -5,7 +5,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.audit.OperatorActionStore;
+import com.acme.payments.common.audit.OperatorAudit;
 import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
@@ -28,10 +28,10 @@ class CaptureController {
 
     private final OrderLookup orders;
     private final CaptureOrchestrator orchestrator;
-    private final OperatorActionStore actions;
+    private final OperatorAudit actions;
     private final JsonBodies bodies;
 
-    CaptureController(OrderLookup orders, CaptureOrchestrator orchestrator, OperatorActionStore actions,
+    CaptureController(OrderLookup orders, CaptureOrchestrator orchestrator, OperatorAudit actions,
             JsonBodies bodies) {
         this.orders = orders;
         this.orchestrator = orchestrator;

@@ -11,7 +11,7 @@ import org.springframework.web.bind.annotation.RestController;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.audit.OperatorActionStore;
+import com.acme.payments.common.audit.OperatorAudit;
 import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
@@ -37,10 +37,10 @@ class CheckoutController {
     private final ReturnUrls returnUrls;
     private final AttemptStore attempts;
     private final JsonBodies bodies;
-    private final OperatorActionStore actions;
+    private final OperatorAudit actions;
 
     CheckoutController(OrderLookup orders, CheckoutOrchestrator orchestrator, ReturnUrls returnUrls,
-            AttemptStore attempts, JsonBodies bodies, OperatorActionStore actions) {
+            AttemptStore attempts, JsonBodies bodies, OperatorAudit actions) {
         this.actions = actions;
         this.orders = orders;
         this.orchestrator = orchestrator;

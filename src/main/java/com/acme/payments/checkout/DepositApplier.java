@@ -84,8 +84,13 @@ class DepositApplier {
                 ? attempts.markFailed(attempt.id(), AttemptStore.FailureReason.DECLINED, payment.id(),
                         payment.errorCode(), payment.errorMessage())
                 : attempts.promoteReady(attempt.id(), payment.id(), payment.redirectUrl())).orElse(null);
-        if (settled == null && payment.id() != null) {
-            attempts.linkPayment(attempt.id(), payment.id()); // a closed attempt's payment, found by id next time
+        // a closed attempt's payment, found by id next time
+        if (settled == null && payment.id() != null
+                && attempts.linkPayment(attempt.id(), payment.id()) == AttemptStore.Link.LINKED_TO_ANOTHER) {
+            // the PSP reports a second payment under this attempt's reference: the attempt keeps its first;
+            // the order below books this one only if it is its own (a COMPLETED one is a second charge)
+            log.warn("second payment for one attempt, referenceId={} payment={} state={} (attempt keeps payment={})",
+                    attempt.referenceId(), payment.id(), state, attempt.pspPaymentId());
         }
         return new Settled(settled, moveOrder(attempt, payment, state));
     }

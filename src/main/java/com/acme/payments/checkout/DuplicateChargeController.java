@@ -10,7 +10,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.audit.OperatorActionStore;
+import com.acme.payments.common.audit.OperatorAudit;
 import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
@@ -33,11 +33,11 @@ class DuplicateChargeController {
 
     private final DuplicateChargeStore duplicates;
     private final DuplicateChargeOrchestrator orchestrator;
-    private final OperatorActionStore actions;
+    private final OperatorAudit actions;
     private final JsonBodies bodies;
 
     DuplicateChargeController(DuplicateChargeStore duplicates, DuplicateChargeOrchestrator orchestrator,
-            OperatorActionStore actions, JsonBodies bodies) {
+            OperatorAudit actions, JsonBodies bodies) {
         this.duplicates = duplicates;
         this.orchestrator = orchestrator;
         this.actions = actions;

@@ -16,10 +16,11 @@ import org.springframework.validation.annotation.Validated;
  * @param abandonedWatch how long after an operator's abandon the PSP is still asked by the attempt's
  *        reference ({@code PAYMENTS_DUPLICATES_ABANDONED_WATCH}): a payment that appears in that time is
  *        applied even if its webhook never comes (a COMPLETED one is a second charge). Polled on the
- *        {@code payments.stragglers.*} schedule, each attempt at most once per {@code grace}
+ *        {@code payments.stragglers.*} schedule at gaps growing from {@code grace} to a day with the
+ *        attempt's age (V322 {@code late_truth_due}): about 37 look-ups in 30 days
  */
 @Validated
 @ConfigurationProperties("payments.duplicates")
 public record DuplicateChargeProperties(@DefaultValue("false") Boolean autoRefund,
-        @DefaultValue("24h") @DurationMin(millis = 1) Duration abandonedWatch) {
+        @DefaultValue("30d") @DurationMin(millis = 1) Duration abandonedWatch) {
 }

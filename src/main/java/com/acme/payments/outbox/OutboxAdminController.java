@@ -10,7 +10,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.audit.OperatorActionStore;
+import com.acme.payments.common.audit.OperatorAudit;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
@@ -38,10 +38,10 @@ class OutboxAdminController {
     private final OutboxAdminStore store;
     private final OutboxMetrics metrics;
 
-    private final OperatorActionStore actions;
+    private final OperatorAudit actions;
 
     OutboxAdminController(OutboxAdminStore store, OutboxMetrics metrics,
-            OperatorActionStore actions) {
+            OperatorAudit actions) {
         this.actions = actions;
         this.store = store;
         this.metrics = metrics;

@@ -14,7 +14,7 @@ import org.springframework.web.bind.annotation.RestController;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.audit.OperatorActionStore;
+import com.acme.payments.common.audit.OperatorAudit;
 import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
@@ -42,10 +42,10 @@ class RefundController {
     private final RefundOrchestrator orchestrator;
     private final RefundStore refunds;
     private final JsonBodies bodies;
-    private final OperatorActionStore actions;
+    private final OperatorAudit actions;
 
     RefundController(OrderLookup orders, RefundOrchestrator orchestrator, RefundStore refunds, JsonBodies bodies,
-            OperatorActionStore actions) {
+            OperatorAudit actions) {
         this.actions = actions;
         this.orders = orders;
         this.orchestrator = orchestrator;

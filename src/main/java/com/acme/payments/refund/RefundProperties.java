@@ -17,12 +17,13 @@ import org.springframework.validation.annotation.Validated;
  * @param gaugeRefresh how often the reserved-amount gauge is re-read from the database
  * @param abandonedWatch how long after an operator's abandon the refund straggler poll still asks the PSP
  *        by the refund's reference: a refund the PSP made after all is booked again even when its webhook
- *        never comes
+ *        never comes. Asked at gaps growing from {@code payments.stragglers.grace} to a day with the
+ *        refund's age (V322 {@code late_truth_due}), as for abandoned attempts
  */
 @Validated
 @ConfigurationProperties("payments.refunds")
 record RefundProperties(@DefaultValue("10s") @DurationMin(millis = 1) Duration retryAfter,
         @DefaultValue("30s") @DurationMin(millis = 1) Duration blockedRetryAfter,
         @DefaultValue("15s") @DurationMin(millis = 1) Duration gaugeRefresh,
-        @DefaultValue("24h") @DurationMin(millis = 1) Duration abandonedWatch) {
+        @DefaultValue("30d") @DurationMin(millis = 1) Duration abandonedWatch) {
 }

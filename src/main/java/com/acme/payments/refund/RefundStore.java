@@ -101,18 +101,21 @@ class RefundStore implements SweptTable<Refund> {
              WHERE r.state IN ('IN_FLIGHT', 'UNKNOWN') ORDER BY r.created_at LIMIT :limit
             """;
     /**
-     * DONE refunds whose PSP state is not final, and refunds an operator abandoned within the watch (the
-     * PSP may show them after all), leased by last_polled_at (database clock), least recent first.
+     * DONE refunds whose PSP state is not final, every {@code grace}; and refunds an operator abandoned
+     * within the watch (the PSP may show them after all) when due by {@code late_truth_due} (V322: gaps
+     * growing from {@code grace} to a day, the rule the attempt watch shares). Leased by last_polled_at
+     * (database clock), least recent first.
      */
     private static final String CLAIM_NOT_FINAL = """
             UPDATE psp_refund_attempt SET last_polled_at = now()
              WHERE id IN (SELECT id FROM psp_refund_attempt
-                           WHERE ((state = 'DONE'
-                                   AND (psp_state IS NULL OR psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED')))
+                           WHERE (state = 'DONE'
+                                   AND (psp_state IS NULL OR psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED'))
+                                   AND updated_at < now() - :graceSeconds * interval '1 second'
+                                   AND (last_polled_at IS NULL OR last_polled_at < now() - :graceSeconds * interval '1 second'))
                                OR (state = 'FAILED' AND error_code = 'abandoned' AND psp_payment_id IS NULL
-                                   AND abandoned_at > now() - :watchSeconds * interval '1 second'))
-                             AND updated_at < now() - :graceSeconds * interval '1 second'
-                             AND (last_polled_at IS NULL OR last_polled_at < now() - :graceSeconds * interval '1 second')
+                                   AND abandoned_at > now() - :watchSeconds * interval '1 second'
+                                   AND late_truth_due(abandoned_at, last_polled_at, :graceSeconds * interval '1 second') <= now())
                            ORDER BY last_polled_at NULLS FIRST, updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             RETURNING *
             """;

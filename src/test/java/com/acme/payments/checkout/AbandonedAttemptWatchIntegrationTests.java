@@ -12,6 +12,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
+import com.acme.payments.support.WatchGaps;
 
 /**
  * Found by the long chaos run (seed -8271552944282914841, order {@code chaos-x-8d358a6bf72e2fe7-59}): an
@@ -149,11 +151,31 @@ class AbandonedAttemptWatchIntegrationTests extends IntegrationTest {
 
         var old = shop().createOrder("25.00", "EUR");
         String oldRef = abandonedAttempt(old.orderRef());
-        jdbc.sql("UPDATE psp_attempt SET abandoned_at = now() - interval '25 hours' WHERE reference_id = :r")
+        jdbc.sql("UPDATE psp_attempt SET abandoned_at = now() - interval '31 days' WHERE reference_id = :r")
                 .param("r", oldRef).update();
         int oldAsked = asked(oldRef);
         pspShows(oldRef, "pay-w4-" + old.orderRef(), "COMPLETED", "25.00");
         watch.poll();
-        assertThat(asked(oldRef)).as("past payments.duplicates.abandoned-watch (24h)").isEqualTo(oldAsked);
+        assertThat(asked(oldRef)).as("past payments.duplicates.abandoned-watch (30d)").isEqualTo(oldAsked);
+    }
+
+    @Test
+    @DisplayName("an abandoned attempt is watched for 30 days, at gaps growing from payments.stragglers.grace to a day")
+    void watchGapsGrowToADayForAMonth() {
+        var order = shop().createOrder("26.00", "EUR");
+        String reference = abandonedAttempt(order.orderRef());
+        SoftAssertions soft = new SoftAssertions();
+        for (WatchGaps.Case c : WatchGaps.CASES) {
+            jdbc.sql("""
+                    UPDATE psp_attempt SET abandoned_at = now() - CAST(:abandoned AS interval),
+                           last_polled_at = now() - CAST(:polled AS interval)
+                     WHERE reference_id = :r""").param("abandoned", c.abandonedAgo()).param("polled", c.polledAgo())
+                    .param("r", reference).update();
+            int before = asked(reference);
+            watch.poll();
+            soft.assertThat(asked(reference) > before).as("abandoned %s ago, asked %s ago: %s", c.abandonedAgo(),
+                    c.polledAgo(), c.why()).isEqualTo(c.asked());
+        }
+        soft.assertAll();
     }
 }

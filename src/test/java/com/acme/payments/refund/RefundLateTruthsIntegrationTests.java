@@ -10,6 +10,8 @@ import static com.acme.payments.support.PspFixtures.nothingFound;
 import static com.acme.payments.support.PspFixtures.payment;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -29,6 +32,7 @@ import com.acme.payments.support.Http;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
+import com.acme.payments.support.WatchGaps;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 
 /**
@@ -232,7 +236,7 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
         String orderRef = paidOrder("20.00");
         String reference = abandonedRefund(orderRef, "aw-2", "8.00");
         jdbc.sql("""
-                UPDATE psp_refund_attempt SET updated_at = now() - interval '3 days', abandoned_at = now() - interval '3 days'
+                UPDATE psp_refund_attempt SET updated_at = now() - interval '31 days', abandoned_at = now() - interval '31 days'
                  WHERE reference_id = :r""").param("r", reference).update();
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(reference))
                 .willReturn(found(refundPayment("rf-aw2-" + orderRef, reference, "COMPLETED", "8.00"))));
@@ -242,6 +246,34 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
         assertThat(refundState(reference)).isEqualTo("FAILED");
         assertThat(jdbc.sql("SELECT last_polled_at IS NULL FROM psp_refund_attempt WHERE reference_id = :r")
                 .param("r", reference).query(Boolean.class).single()).as("not claimed").isTrue();
+    }
+
+    @Test
+    @DisplayName("an abandoned refund is watched for 30 days, at gaps growing from payments.stragglers.grace to a day")
+    void abandonedRefundWatchGapsGrowToADayForAMonth() {
+        String orderRef = paidOrder("20.00");
+        String reference = abandonedRefund(orderRef, "aw-3", "8.00");
+        psp.stubFor(findCall().willReturn(nothingFound()));
+        SoftAssertions soft = new SoftAssertions();
+        for (WatchGaps.Case c : WatchGaps.CASES) {
+            jdbc.sql("""
+                    UPDATE psp_refund_attempt SET abandoned_at = now() - CAST(:abandoned AS interval),
+                           updated_at = now() - CAST(:abandoned AS interval),
+                           last_polled_at = now() - CAST(:polled AS interval)
+                     WHERE reference_id = :r""").param("abandoned", c.abandonedAgo()).param("polled", c.polledAgo())
+                    .param("r", reference).update();
+            int before = asked(reference);
+            stragglers.poll();
+            soft.assertThat(asked(reference) > before).as("abandoned %s ago, asked %s ago: %s", c.abandonedAgo(),
+                    c.polledAgo(), c.why()).isEqualTo(c.asked());
+        }
+        soft.assertAll();
+        assertThat(refundState(reference)).isEqualTo("FAILED");
+    }
+
+    int asked(String reference) {
+        return psp.findAll(getRequestedFor(urlPathEqualTo("/api/v1/payments"))
+                .withQueryParam("referenceId.eq", equalTo(reference))).size();
     }
 
     @Test

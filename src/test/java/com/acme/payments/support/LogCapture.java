@@ -40,6 +40,11 @@ public final class LogCapture extends AppenderBase<ILoggingEvent> implements Aut
                 .orElseThrow(() -> new AssertionError("no log line starting with: " + prefix));
     }
 
+    /** Whether any line's message starts with {@code prefix}. */
+    public boolean any(String prefix) {
+        return lines.stream().anyMatch(l -> l.message().startsWith(prefix));
+    }
+
     @Override
     public void close() {
         logger.detachAppender(this);
