@@ -1,12 +1,18 @@
 package com.acme.payments.outbox;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -14,48 +20,60 @@ import com.acme.payments.common.audit.OperatorAudit;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
 
 /**
  * Operators' outbox endpoints (admin key): {@code GET /api/admin/outbox?state=dead} lists rows,
- * {@code POST /api/admin/outbox/{id}/redrive} puts a dead row back in line.
+ * {@code POST /api/admin/outbox/{id}/redrive} puts a dead row back in line, {@code POST
+ * /api/admin/outbox/redrive} puts every matching dead row back, {@code POST /api/admin/outbox/{id}/discard}
+ * settles a dead row unsent so its stream goes on.
  */
 @RestController
 @Allow(Role.ADMIN)
 @Tag(name = "Operations")
 class OutboxAdminController {
 
-    private static final Set<String> STATES = Set.of("pending", "dead", "delivered");
+    private static final Logger log = LoggerFactory.getLogger(OutboxAdminController.class);
+
+    private static final Set<String> STATES = Set.of("pending", "dead", "delivered", "discarded");
+    private static final Set<String> SINKS = Set.of("notify", "conversion", "fulfilment");
     private static final int MAX_LIMIT = 500;
+    /** Rows per statement of a bulk redrive: short transactions, however many rows are dead. */
+    private static final int REDRIVE_BATCH = 500;
 
     private final OutboxAdminStore store;
     private final OutboxMetrics metrics;
-
     private final OperatorAudit actions;
+    private final JsonBodies bodies;
 
-    OutboxAdminController(OutboxAdminStore store, OutboxMetrics metrics,
-            OperatorAudit actions) {
+    OutboxAdminController(OutboxAdminStore store, OutboxMetrics metrics, OperatorAudit actions,
+            JsonBodies bodies) {
         this.actions = actions;
         this.store = store;
         this.metrics = metrics;
+        this.bodies = bodies;
     }
 
     @GetMapping("/api/admin/outbox")
-    @Operation(summary = "List outbox rows by state (pending, dead, delivered)")
+    @Operation(summary = "List outbox rows by state (pending, dead, delivered, discarded)")
     @ApiResponse(responseCode = "200", description = "Ordered by id; page with afterId")
     @ProblemAnswers(ProblemType.VALIDATION_FAILED)
     List<OutboxRow> list(Caller caller, @RequestParam(defaultValue = "dead") String state,
             @RequestParam(defaultValue = "0") String afterId, @RequestParam(defaultValue = "100") String limit) {
         caller.requireAdmin();
         if (!STATES.contains(state)) {
-            throw Problems.ValidationFailed.of("state", "must be one of pending, dead, delivered");
+            throw Problems.ValidationFailed.of("state", "must be one of pending, dead, delivered, discarded");
         }
         long after = parse(afterId, "afterId", 0, Long.MAX_VALUE);
         int max = (int) parse(limit, "limit", 1, MAX_LIMIT);
@@ -68,33 +86,136 @@ class OutboxAdminController {
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.OUTBOX_ROW_NOT_DEAD })
     OutboxRow redrive(Caller caller, @PathVariable String id) {
         caller.requireAdmin();
-        long rowId;
-        try {
-            rowId = Long.parseLong(id);
-        } catch (NumberFormatException e) {
-            throw new Problems.NotFound("Outbox row");
-        }
+        long rowId = rowId(id);
         actions.record(caller.actor(), "redrive", "outbox:" + rowId, null);
-        OutboxAdminStore.Redrive result = store.redrive(rowId);
-        if (result == OutboxAdminStore.Redrive.NOT_FOUND) {
+        return answer(rowId, store.redrive(rowId));
+    }
+
+    @PostMapping("/api/admin/outbox/{id}/discard")
+    @Operation(summary = "Settle a dead outbox row without sending it, so the effects behind it in its stream go on")
+    @ApiResponse(responseCode = "200", description = "The row, discarded (who, why and when on the row)")
+    @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
+            ProblemType.OUTBOX_ROW_NOT_DEAD })
+    OutboxRow discard(Caller caller, @PathVariable String id,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+                    content = @Content(schema = @Schema(implementation = DiscardRequest.class)))
+            @RequestBody(required = false) byte[] body) {
+        caller.requireAdmin();
+        long rowId = rowId(id);
+        if (store.find(rowId).isEmpty()) {
             throw new Problems.NotFound("Outbox row");
         }
-        if (result == OutboxAdminStore.Redrive.NOT_DEAD) {
+        DiscardRequest request = bodies.read(body, DiscardRequest.class, false);
+        actions.record(caller.actor(), "discard", "outbox:" + rowId, request.reason());
+        return answer(rowId, store.discard(rowId, caller.actor(), request.reason()));
+    }
+
+    @PostMapping("/api/admin/outbox/redrive")
+    @Operation(summary = "Put every matching dead outbox row back in line (by sink, kind, dead since)")
+    @ApiResponse(responseCode = "200", description = "How many dead rows are pending again")
+    @ProblemAnswers({ ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST })
+    Redriven redriveMatching(Caller caller,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                    content = @Content(schema = @Schema(implementation = RedriveRequest.class)))
+            @RequestBody(required = false) byte[] body) {
+        caller.requireAdmin();
+        RedriveRequest request = bodies.read(body, RedriveRequest.class, true);
+        OutboxAdminStore.DeadFilter filter = request.filter();
+        actions.record(caller.actor(), "redrive", "outbox:dead", request.describe());
+        int redriven = 0;
+        long afterId = 0;
+        if (filter.allKinds() || !filter.kinds().isEmpty()) {
+            OutboxAdminStore.Batch batch;
+            do {
+                batch = store.redriveMatching(filter, afterId, REDRIVE_BATCH);
+                redriven += batch.rows();
+                afterId = batch.lastId();
+            } while (batch.rows() == REDRIVE_BATCH);
+        }
+        log.info("outbox bulk redrive by {} ({}): {} dead rows pending again", caller.actor(), request.describe(),
+                redriven);
+        metrics.refreshNow();
+        return new Redriven(redriven);
+    }
+
+    private OutboxRow answer(long rowId, OutboxAdminStore.DeadRowChange result) {
+        if (result == OutboxAdminStore.DeadRowChange.NOT_FOUND) {
+            throw new Problems.NotFound("Outbox row");
+        }
+        if (result == OutboxAdminStore.DeadRowChange.NOT_DEAD) {
             throw new OutboxRowNotDead(rowId);
         }
         metrics.refreshNow();
         return store.find(rowId).map(OutboxRow::of).orElseThrow(() -> new Problems.NotFound("Outbox row"));
     }
 
+    private static long rowId(String id) {
+        try {
+            return Long.parseLong(id);
+        } catch (NumberFormatException e) {
+            throw new Problems.NotFound("Outbox row");
+        }
+    }
+
+    /** Why the row is given up; kept on the row and in the audit trail. */
+    record DiscardRequest(@NotBlank @Size(max = 500) String reason) {
+    }
+
+    /** Which dead rows to re-drive; every field optional, all given ones must match. */
+    record RedriveRequest(@Schema(allowableValues = { "notify", "conversion", "fulfilment" }) String sink,
+            @Size(max = 100) String kind,
+            @Schema(format = "date-time", description = "RFC 3339: rows dead since then") String deadSince) {
+
+        OutboxAdminStore.DeadFilter filter() {
+            if (sink != null && !SINKS.contains(sink)) {
+                throw Problems.ValidationFailed.of("sink", "must be one of notify, conversion, fulfilment");
+            }
+            if (kind != null && kind.isBlank()) {
+                throw Problems.ValidationFailed.of("kind", "must not be blank");
+            }
+            Instant since = Instant.EPOCH;
+            if (deadSince != null) {
+                try {
+                    since = OffsetDateTime.parse(deadSince).toInstant();
+                } catch (DateTimeParseException e) {
+                    throw Problems.ValidationFailed.of("deadSince", "must be an RFC 3339 date-time");
+                }
+            }
+            Map<String, String> sinkByKind = SinkRoutes.sinkByKind();
+            List<String> kinds;
+            if (kind != null) {
+                // a kind of another sink than the one asked for matches nothing
+                kinds = sink == null || sink.equals(sinkByKind.get(kind)) ? List.of(kind) : List.of();
+            } else if (sink != null) {
+                kinds = sinkByKind.entrySet().stream().filter(e -> e.getValue().equals(sink))
+                        .map(Map.Entry::getKey).toList();
+            } else {
+                return new OutboxAdminStore.DeadFilter(true, List.of(), since);
+            }
+            return new OutboxAdminStore.DeadFilter(false, kinds, since);
+        }
+
+        String describe() {
+            return "sink=" + (sink == null ? "any" : sink) + " kind=" + (kind == null ? "any" : kind)
+                    + " deadSince=" + (deadSince == null ? "any" : deadSince);
+        }
+    }
+
+    /** How many dead rows a bulk redrive put back in line. */
+    record Redriven(int redriven) {
+    }
+
     /** One outbox row as operators see it (the payload stays in the table). */
     record OutboxRow(long id, String kind, String aggregateType, String aggregateId, String idempotencyKey,
             String state, String settledAs, int attempts, String lastError, Instant createdAt, Instant nextAttemptAt,
-            Instant deliveredAt, Instant redrivenAt) {
+            Instant deliveredAt, Instant redrivenAt, Instant deadAt, Instant discardedAt, String discardedBy,
+            String discardReason) {
 
         static OutboxRow of(OutboxAdminStore.Row row) {
             return new OutboxRow(row.id(), row.kind(), row.aggregateType(), row.aggregateId(), row.idempotencyKey(),
                     row.state(), row.settledAs(), row.attempts(), row.lastError(), row.createdAt(),
-                    row.nextAttemptAt(), row.deliveredAt(), row.redrivenAt());
+                    row.nextAttemptAt(), row.deliveredAt(), row.redrivenAt(), row.deadAt(), row.discardedAt(),
+                    row.discardedBy(), row.discardReason());
         }
     }
 

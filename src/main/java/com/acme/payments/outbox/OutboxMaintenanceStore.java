@@ -12,16 +12,20 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional
 class OutboxMaintenanceStore {
 
-    /** Reads only open rows (the partial indexes); delivered history does not make it slower. */
+    /**
+     * Reads only open and discarded rows (the partial indexes); delivered history does not make it slower.
+     * Discarded rows are few (one per operator decision) and leave with the pruner.
+     */
     private static final String STATS = """
             SELECT count(*) FILTER (WHERE state = 'pending') AS pending,
                    count(*) FILTER (WHERE state = 'pending' AND lease_until > now()) AS in_flight,
                    count(*) FILTER (WHERE state = 'dead') AS dead,
+                   count(*) FILTER (WHERE state = 'discarded') AS discarded,
                    count(*) FILTER (WHERE state = 'pending' AND kind NOT IN (:routable)) AS unroutable,
                    coalesce(extract(epoch FROM now() - min(created_at) FILTER (WHERE state = 'pending')), 0)
                        AS oldest_pending_seconds
               FROM outbox
-             WHERE state IN ('pending', 'dead')
+             WHERE state IN ('pending', 'dead', 'discarded')
             """;
 
     private static final String PRUNE_DELIVERED = """
@@ -29,6 +33,15 @@ class OutboxMaintenanceStore {
              WHERE id IN (
                    SELECT id FROM outbox
                     WHERE state = 'delivered' AND delivered_at < now() - make_interval(secs => :retentionSeconds)
+                    LIMIT :batchSize)
+            """;
+
+    /** Discarded rows are settled like delivered ones, and kept as long (from the discard). */
+    private static final String PRUNE_DISCARDED = """
+            DELETE FROM outbox
+             WHERE id IN (
+                   SELECT id FROM outbox
+                    WHERE state = 'discarded' AND discarded_at < now() - make_interval(secs => :retentionSeconds)
                     LIMIT :batchSize)
             """;
 
@@ -45,8 +58,9 @@ class OutboxMaintenanceStore {
                     LIMIT :batchSize)
             """;
 
-    record Stats(long pending, long inFlight, long dead, long unroutable, double oldestPendingSeconds) {
-        static final Stats NONE = new Stats(0, 0, 0, 0, 0);
+    record Stats(long pending, long inFlight, long dead, long discarded, long unroutable,
+            double oldestPendingSeconds) {
+        static final Stats NONE = new Stats(0, 0, 0, 0, 0, 0);
     }
 
     private final JdbcClient jdbc;
@@ -62,13 +76,21 @@ class OutboxMaintenanceStore {
         return jdbc.sql(STATS)
                 .param("routable", routable)
                 .query((rs, n) -> new Stats(rs.getLong("pending"), rs.getLong("in_flight"), rs.getLong("dead"),
-                        rs.getLong("unroutable"), rs.getDouble("oldest_pending_seconds")))
+                        rs.getLong("discarded"), rs.getLong("unroutable"), rs.getDouble("oldest_pending_seconds")))
                 .single();
     }
 
     /** Deletes up to {@code batchSize} delivered rows older than the retention; returns how many. */
     int pruneDelivered(Duration retention, int batchSize) {
         return jdbc.sql(PRUNE_DELIVERED)
+                .param("retentionSeconds", retention.toSeconds())
+                .param("batchSize", batchSize)
+                .update();
+    }
+
+    /** Deletes up to {@code batchSize} discarded rows older than the retention; returns how many. */
+    int pruneDiscarded(Duration retention, int batchSize) {
+        return jdbc.sql(PRUNE_DISCARDED)
                 .param("retentionSeconds", retention.toSeconds())
                 .param("batchSize", batchSize)
                 .update();

@@ -75,8 +75,10 @@ class OutboxMetrics {
                 OutboxMaintenanceStore.Stats::pending, null);
         gauge("payments.outbox.inflight", "Pending rows currently leased by a relay",
                 OutboxMaintenanceStore.Stats::inFlight, null);
-        gauge("payments.outbox.dead", "Rows parked dead after the last attempt; need a redrive",
+        gauge("payments.outbox.dead", "Rows parked dead after the last attempt; need a redrive or a discard",
                 OutboxMaintenanceStore.Stats::dead, null);
+        gauge("payments.outbox.discarded", "Dead rows an operator discarded (settled unsent), until pruned",
+                OutboxMaintenanceStore.Stats::discarded, null);
         gauge("payments.outbox.unroutable", "Pending rows whose kind has no configured sink",
                 OutboxMaintenanceStore.Stats::unroutable, null);
         gauge("payments.outbox.oldest.pending.age", "Age of the oldest pending row",

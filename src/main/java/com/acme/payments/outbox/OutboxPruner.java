@@ -10,7 +10,8 @@ import org.springframework.stereotype.Component;
 import com.acme.payments.common.jobs.Schedules;
 
 /**
- * Deletes delivered outbox rows after {@code payments.outbox.prune.retention} and dedup records after
+ * Deletes delivered and discarded outbox rows after {@code payments.outbox.prune.retention} (a discarded
+ * row is settled, like a delivered one; its retention runs from the discard) and dedup records after
  * {@code payments.outbox.prune.dedup-retention}, in small batches (short transactions, short locks).
  * Pending and dead rows are never pruned. A dedup record is what stops a late duplicate row, so its
  * retention is the longest time a duplicate of an effect may still arrive.
@@ -45,12 +46,16 @@ class OutboxPruner implements SchedulingConfigurer {
         }
     }
 
-    /** Prunes until nothing old is left; returns {delivered rows, dedup records} deleted. */
+    /** Prunes until nothing old is left; returns {delivered and discarded rows, dedup records} deleted. */
     int[] prune() {
         int rows = 0;
         int deleted;
         do {
             deleted = store.pruneDelivered(settings.retention(), settings.batchSize());
+            rows += deleted;
+        } while (deleted == settings.batchSize());
+        do {
+            deleted = store.pruneDiscarded(settings.retention(), settings.batchSize());
             rows += deleted;
         } while (deleted == settings.batchSize());
         int keys = 0;
@@ -59,7 +64,7 @@ class OutboxPruner implements SchedulingConfigurer {
             keys += deleted;
         } while (deleted > 0);
         if (rows > 0 || keys > 0) {
-            log.info("outbox pruned: {} delivered rows, {} dedup records", rows, keys);
+            log.info("outbox pruned: {} delivered or discarded rows, {} dedup records", rows, keys);
         }
         return new int[] { rows, keys };
     }

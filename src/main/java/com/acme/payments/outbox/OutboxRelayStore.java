@@ -27,7 +27,8 @@ class OutboxRelayStore {
 
     /**
      * One statement: pick due rows whose aggregate has no older open (pending or dead) row going to the
-     * same sink, skip rows another relay has locked, and lease them. Ordering is per aggregate AND sink
+     * same sink, skip rows another relay has locked, and lease them. A discarded row is settled: it holds
+     * nothing back (that is what an operator discards a dead row for). Ordering is per aggregate AND sink
      * (the contract): a row whose sink is not configured, or is failing, holds back only that sink's
      * younger rows of its aggregate. {@code route} is every known kind with its sink; a kind no sink
      * knows holds back nothing. next_attempt_at moves to the lease expiry, so a leased row is simply
@@ -149,13 +150,17 @@ class OutboxRelayStore {
               FROM done
             """;
 
-    /** The call failed: count the attempt, retry later or park dead, and free the key for a retry. */
+    /**
+     * The call failed: count the attempt, retry later or park dead (since now: what a bulk redrive's
+     * {@code deadSince} compares), and free the key for a retry.
+     */
     private static final String MARK_FAILED = """
             WITH failed AS (
                 UPDATE outbox
                    SET attempts = attempts + 1,
                        last_error = :error,
                        state = CASE WHEN attempts + 1 >= :maxAttempts THEN 'dead' ELSE 'pending' END,
+                       dead_at = CASE WHEN attempts + 1 >= :maxAttempts THEN now() END,
                        next_attempt_at = now() + make_interval(secs => :delaySeconds),
                        lease_owner = NULL, lease_until = NULL
                  WHERE id = :id AND state = 'pending' AND lease_version = :leaseVersion

@@ -104,13 +104,17 @@ class RefundStore implements SweptTable<Refund> {
      * DONE refunds whose PSP state is not final, every {@code grace}; and refunds an operator abandoned
      * within the watch (the PSP may show them after all) when due by {@code late_truth_due} (V322: gaps
      * growing from {@code grace} to a day, the rule the attempt watch shares). Leased by last_polled_at
-     * (database clock), least recent first.
+     * (database clock), least recent first. A DONE refund whose PSP state was never learnt (psp_state
+     * NULL: accepted before V313, no receipt to backfill it from, V325) is asked about for the same watch
+     * after its last change, then left: a PSP that has purged it would otherwise be asked for ever.
      */
     private static final String CLAIM_NOT_FINAL = """
             UPDATE psp_refund_attempt SET last_polled_at = now()
              WHERE id IN (SELECT id FROM psp_refund_attempt
                            WHERE (state = 'DONE'
-                                   AND (psp_state IS NULL OR psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED'))
+                                   AND (psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED')
+                                        OR (psp_state IS NULL
+                                            AND updated_at > now() - :watchSeconds * interval '1 second'))
                                    AND updated_at < now() - :graceSeconds * interval '1 second'
                                    AND (last_polled_at IS NULL OR last_polled_at < now() - :graceSeconds * interval '1 second'))
                                OR (state = 'FAILED' AND error_code = 'abandoned' AND psp_payment_id IS NULL

@@ -41,6 +41,33 @@ class OutboxPrunerIntegrationTests extends OutboxIntegrationTest {
         assertThat(keys).containsExactly(prefix + "2:renewal_notice");
     }
 
+    @Test
+    void discardedRowsPastRetentionGoLikeDeliveredOnesAndNewerOnesStay() {
+        for (int i = 1; i <= 3; i++) {
+            enqueue(notice(prefix + i, "sub_" + prefix + i));
+        }
+        // 1: discarded 8 days ago (retention 7d) -> pruned; 2: discarded yesterday -> kept; 3: dead 8 days -> kept
+        discard(1, "8 days");
+        discard(2, "1 day");
+        age(3, "dead", "8 days");
+
+        pruner.prune();
+
+        List<String> left = jdbc.sql("SELECT idempotency_key FROM outbox WHERE idempotency_key LIKE :p ORDER BY id")
+                .param("p", prefix + "%").query(String.class).list();
+        assertThat(left).containsExactly(prefix + "2:renewal_notice", prefix + "3:renewal_notice");
+    }
+
+    private void discard(int n, String age) {
+        jdbc.sql("""
+                UPDATE outbox
+                   SET state = 'discarded', created_at = now() - CAST(:age AS interval) - interval '1 day',
+                       dead_at = now() - CAST(:age AS interval), discarded_at = now() - CAST(:age AS interval),
+                       discarded_by = 'anna', discard_reason = 'test'
+                 WHERE idempotency_key = :key
+                """).param("age", age).param("key", prefix + n + ":renewal_notice").update();
+    }
+
     private void age(int n, String state, String age) {
         jdbc.sql("""
                 UPDATE outbox

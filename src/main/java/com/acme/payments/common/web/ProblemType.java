@@ -54,7 +54,7 @@ public enum ProblemType {
     INVALID_SIGNATURE(HttpStatus.UNAUTHORIZED, "invalid-signature", "Invalid signature",
             "the Signature header is missing or does not match the raw body"),
     OUTBOX_ROW_NOT_DEAD(HttpStatus.CONFLICT, "outbox-row-not-dead", "Outbox row not dead",
-            "only a dead outbox row can be re-driven"),
+            "only a dead outbox row can be re-driven or discarded"),
     DATABASE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable", "Database unavailable",
             "the database cannot be reached; retry shortly", true),
     CONCURRENT_UPDATE(HttpStatus.SERVICE_UNAVAILABLE, "concurrent-update", "Concurrent update",
