@@ -2,6 +2,8 @@
 -- action is asked for (an action whose instance dies mid-way stays on record, outcome NULL), and the
 -- answer's HTTP status and its meaning are added when the request completes. Additive: old code's rows
 -- (and those of old instances during a rolling deploy) keep NULL.
+SET LOCAL lock_timeout = '5s';
+
 ALTER TABLE operator_action
     ADD COLUMN outcome text,
     ADD COLUMN status  smallint;
