@@ -114,6 +114,31 @@ class PayloadFaultAnswersIntegrationTests extends IntegrationTest {
         assertThat(orderStatus(orderId)).isEqualTo("PAID");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("faultClasses")
+    @DisplayName("the abandon's 'ask the PSP once more' reads a payment that cannot be booked: 409 payment-outcome-unknown, the attempt stays UNKNOWN, fault counted")
+    void abandonAskingOnceMoreLeavesTheAttemptUnknown(Fault fault) {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder(fault.amount(), fault.currency());
+        long orderId = jdbc.sql("SELECT id FROM orders WHERE order_ref = :r").param("r", order.orderRef())
+                .query(Long.class).single();
+        String ref = "chk_pfab_" + System.nanoTime();
+        Attempt attempt = attempts.claim(orderId, new BigDecimal(fault.amount()), fault.currency(), "https://shop.test/r",
+                ref).attempt();
+        attempts.markUnknown(attempt.id());
+        double before = answerFaults(fault.kind());
+        String faulted = fault.overrides().containsKey("referenceId") ? fault.payment("pay-" + ref, null)
+                : fault.payment("pay-" + ref, ref);
+        psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref)).willReturn(found(faulted)));
+
+        Response abandon = http().bearer(Shop.ADMIN_KEY).post("/api/admin/attempts/" + ref + "/abandon",
+                "{\"reason\":\"confirmed never created\"}");
+        assertThat(abandon.status()).as(abandon.body()).isEqualTo(409);
+        assertThat(abandon.json().path("type").asString()).endsWith("/payment-outcome-unknown");
+        assertThat(attempts.find(attempt.id()).orElseThrow().state()).isEqualTo(AttemptState.UNKNOWN);
+        assertThat(answerFaults(fault.kind()) - before).as("counted").isEqualTo(1.0);
+    }
+
     private void backdate(Attempt attempt) {
         jdbc.sql("UPDATE psp_attempt SET updated_at = now() - interval '10 minutes' WHERE id = :id")
                 .param("id", attempt.id()).update();
