@@ -75,7 +75,8 @@ class DepositApplier {
     private Settled settle(Attempt attempt, PspPayment payment) {
         PaymentState state = payment.paymentState();
         if (state == PaymentState.COMPLETED && (payment.amount() == null || payment.currency() == null)) {
-            throw new PaymentPayloadFault("COMPLETED payment " + payment.id() + " without amount or currency");
+            throw new PaymentPayloadFault(PaymentPayloadFault.Kind.MISSING_AMOUNT, payment.amount() == null ? "amount" : "currency",
+                    "COMPLETED payment " + payment.id() + " without amount or currency");
         }
         if (state.isFailure() && contradictsThePayingPayment(attempt, payment)) {
             return new Settled(null, Applied.CONTRADICTED);

@@ -54,6 +54,9 @@ class InboxReplayer implements SchedulingConfigurer {
         this.backoff = Backoff.forJob(clock, properties.interval());
         gauges.registerOpen("payments.inbox.unprocessed", Tags.empty(), "PSP webhook receipts not applied yet",
                 "Age of the oldest unprocessed receipt", inbox::unprocessedRows);
+        gauges.registerOpen("payments.inbox.faulted", Tags.empty(),
+                "Open PSP webhook receipts whose payload held a value that cannot be booked",
+                "Age of the oldest open receipt with a payload fault", inbox::faultedRows);
     }
 
     @Override

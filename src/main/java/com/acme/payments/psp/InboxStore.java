@@ -1,6 +1,10 @@
 package com.acme.payments.psp;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Owns {@code psp_webhook_event}, the inbox. A receipt stays open ({@code processed_at} NULL) until
- * its state was applied or found already past; the replay job leases what stays open too long.
+ * its state was applied or found already past; the replay job leases what stays open too long. A receipt
+ * whose payment holds a value we cannot book carries the fault's kind in {@code fault}.
  */
 @Repository
 @Transactional
@@ -28,8 +33,8 @@ class InboxStore {
      * none means it was processed already: a duplicate.
      */
     private static final String UPSERT = """
-            INSERT INTO psp_webhook_event (payment_id, state, payment_type, reference_id, payload)
-            VALUES (:paymentId, :state, :paymentType, :referenceId, CAST(:payload AS jsonb))
+            INSERT INTO psp_webhook_event (payment_id, state, payment_type, reference_id, payload, fault)
+            VALUES (:paymentId, :state, :paymentType, :referenceId, CAST(:payload AS jsonb), :fault)
             ON CONFLICT (payment_id, state) DO UPDATE SET received_at = now()
              WHERE psp_webhook_event.processed_at IS NULL
             RETURNING id
@@ -49,10 +54,12 @@ class InboxStore {
     /**
      * The replay lease, in one statement: SKIP LOCKED keeps parallel replayers (other instances) off the
      * same rows; bumping received_at hides the rows from the next window; the version fences completion.
+     * A receipt whose payment id is too long to be looked up is never leased: it waits for an operator.
      */
     private static final String LEASE_DUE = """
             WITH due AS (SELECT id FROM psp_webhook_event
                           WHERE processed_at IS NULL AND received_at < now() - :minAgeSeconds * interval '1 second'
+                            AND fault IS DISTINCT FROM 'id_too_long'
                           ORDER BY received_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             UPDATE psp_webhook_event e SET received_at = now(), lease_version = e.lease_version + 1
               FROM due WHERE e.id = due.id
@@ -61,10 +68,17 @@ class InboxStore {
     private static final String HOLD_LEASE = """
             SELECT id FROM psp_webhook_event WHERE id = :id AND lease_version = :version FOR UPDATE
             """;
+    /** What the replay job works on: a receipt it can never look up waits for a person (the faulted gauge). */
     private static final String UNPROCESSED_STATS = """
             SELECT count(*) AS open, coalesce(extract(epoch FROM now() - min(first_received_at)), 0) AS oldest
-              FROM psp_webhook_event WHERE processed_at IS NULL
+              FROM psp_webhook_event WHERE processed_at IS NULL AND fault IS DISTINCT FROM 'id_too_long'
             """;
+    private static final String FAULTED_STATS = """
+            SELECT count(*) AS open, coalesce(extract(epoch FROM now() - min(first_received_at)), 0) AS oldest
+              FROM psp_webhook_event WHERE processed_at IS NULL AND fault IS NOT NULL
+            """;
+    /** Keys longer than this go into the unique index as a bounded digest (a btree entry holds ~2.7 kB). */
+    private static final int MAX_KEY = 255;
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
@@ -75,12 +89,21 @@ class InboxStore {
     }
 
     Optional<Long> upsert(PspPayment payment) {
+        return upsert(payment, null);
+    }
+
+    /**
+     * The receipt of a payment with a value we cannot book, {@code fault} its kind. The raw values are
+     * kept in {@code payload}; an id or state over {@value #MAX_KEY} characters is keyed by its digest.
+     */
+    Optional<Long> upsert(PspPayment payment, String fault) {
         return jdbc.sql(UPSERT)
-                .param("paymentId", payment.id())
-                .param("state", payment.state())
+                .param("paymentId", key(payment.id()))
+                .param("state", key(payment.state()))
                 .param("paymentType", payment.paymentType())
                 .param("referenceId", payment.referenceId())
                 .param("payload", json.writeValueAsString(receipt(payment)))
+                .param("fault", fault)
                 .query(Long.class).optional();
     }
 
@@ -114,6 +137,13 @@ class InboxStore {
                 .single();
     }
 
+    /** Open receipts with a payload fault and the age of the oldest, for the gauges. */
+    @Transactional(readOnly = true)
+    OpenRows faultedRows() {
+        return jdbc.sql(FAULTED_STATS).query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest")))
+                .single();
+    }
+
     /** A receipt leased by the replay job. */
     record Leased(long id, String paymentId, String state, long leaseVersion) {
     }
@@ -130,6 +160,19 @@ class InboxStore {
         fields.put("parentPaymentId", payment.parentPaymentId());
         fields.put("errorCode", payment.errorCode());
         return fields;
+    }
+
+    /** The value itself, or for an overlong one (a payload fault) a stable bounded stand-in: its start and digest. */
+    private static String key(String value) {
+        if (value.length() <= MAX_KEY) {
+            return value;
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+            return value.substring(0, value.offsetByCodePoints(0, 64)) + "…sha256:" + HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JDK has SHA-256
+        }
     }
 
 }

@@ -1,11 +1,14 @@
 package com.acme.payments.psp;
 
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -28,11 +31,13 @@ public class PaymentUpdateApplier {
     private final InboxStore inbox;
     private final List<PaymentUpdateHandler> handlers;
     private final TransactionTemplate savepoint;
+    private final PayloadFaultMetrics faults;
 
     PaymentUpdateApplier(InboxStore inbox, List<PaymentUpdateHandler> handlers,
-            PlatformTransactionManager transactions) {
+            PlatformTransactionManager transactions, PayloadFaultMetrics faults) {
         this.inbox = inbox;
         this.handlers = handlers;
+        this.faults = faults;
         this.savepoint = new TransactionTemplate(transactions);
         this.savepoint.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
     }
@@ -59,6 +64,21 @@ public class PaymentUpdateApplier {
     }
 
     /**
+     * A webhook whose payment holds a value we cannot book: its receipt is stored open with the fault and
+     * nothing is applied, so no value reaches a constraint; the replay job reads the PSP's truth instead.
+     * Answered {@code unknown_payment}; a receipt processed already makes it a {@code duplicate}.
+     */
+    @Transactional
+    public WebhookOutcome keepFaulted(PspPayment payment, PaymentPayloadFault fault) {
+        if (inbox.upsert(payment, fault.kind().slug()).isEmpty()) {
+            return WebhookOutcome.DUPLICATE;
+        }
+        log.warn("psp webhook payment={} holds a value that cannot be booked ({}: {}); receipt kept open for replay",
+                PaymentPayloadRules.forLog(payment.id()), fault.kind().slug(), fault.getMessage());
+        return WebhookOutcome.UNKNOWN_PAYMENT;
+    }
+
+    /**
      * The replay job's step: apply the payment's current state (recorded as its own receipt), then
      * close the stale receipt it started from as superseded, unless the payment still matches nothing.
      * Empty when the lease on the stale receipt was taken over (nothing written).
@@ -76,13 +96,25 @@ public class PaymentUpdateApplier {
     }
 
     /**
-     * The apply runs under a savepoint: when it fails for anything but the database (a payload without
-     * amount, a bug), only the apply rolls back; the receipt commits open, so the replay job reads the
-     * payment's current truth from the PSP later. A webhook is never lost to a fault in its payload.
+     * The apply runs under a savepoint: when it fails (a value that slipped past the payload rules and broke
+     * a constraint, a bug), only the apply rolls back; the receipt commits open, so the replay job reads the
+     * payment's current truth from the PSP later. A webhook is never lost to a fault in its payload. Only a
+     * database that cannot go on (connection, lock, serialization, a concurrent duplicate key) fails it all:
+     * then the savepoint cannot be trusted, and the PSP's retry or the caller's is the way on.
      */
     private Applied applyKeepingTheReceipt(PspPayment payment) {
         try {
             return savepoint.execute(status -> dispatch(payment));
+        } catch (DataIntegrityViolationException constraint) {
+            if (constraint instanceof DuplicateKeyException) {
+                throw constraint; // a concurrent writer, not the payload: the retry sees its row
+            }
+            faults.constraint();
+            // the SQL state only: the driver's message quotes the failing row
+            log.error("psp payment update payment={} state={} broke a constraint (SQL state {}); receipt kept open for replay",
+                    payment.id(), payment.state(), constraint.getMostSpecificCause() instanceof SQLException sql
+                            ? sql.getSQLState() : constraint.getClass().getSimpleName());
+            return Applied.UNMATCHED;
         } catch (DataAccessException | TransactionException database) {
             throw database;
         } catch (RuntimeException applyFailed) {

@@ -28,7 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
  * a known outcome. A 4xx is a confirmed refusal ({@link PspRejected}); everything else that is not a
  * 2xx JSON envelope (5xx, timeouts, resets, a proxy's HTML page, a truncated body, any exception at
  * all) is {@link PaymentOutcomeUnknown}. The body is read and parsed inside the guard, because
- * RestClient reads lazily and a read timeout can surface anywhere.
+ * RestClient reads lazily and a read timeout can surface anywhere. So is an answer holding a value we
+ * cannot book ({@link PaymentPayloadRules}): it is counted, and the row that asked stays open for the
+ * next pass, as if the PSP had not answered — never half-applied, never "not found".
  */
 @Component
 public class PspClient {
@@ -39,9 +41,11 @@ public class PspClient {
     private final RestClient rest;
     private final JsonMapper json;
     private final String webhookUrl;
+    private final PayloadFaultMetrics faults;
 
-    PspClient(PspProperties properties, RestClient.Builder builder, JsonMapper json) {
+    PspClient(PspProperties properties, RestClient.Builder builder, JsonMapper json, PayloadFaultMetrics faults) {
         this.json = json;
+        this.faults = faults;
         this.webhookUrl = properties.webhookUrl();
         // keep-alive connections are pooled by the one client; its few executor threads only move bytes
         HttpClient http = HttpClient.newBuilder()
@@ -140,7 +144,12 @@ public class PspClient {
             }, true);
         } catch (PspRejected | PaymentOutcomeUnknown classified) {
             throw classified;
+        } catch (PaymentPayloadFault fault) {
+            throw unbookable(operation, fault);
         } catch (RuntimeException unclassified) {
+            if (unclassified.getCause() instanceof PaymentPayloadFault fault) {
+                throw unbookable(operation, fault);
+            }
             // timeouts, resets, truncated or undecodable bodies, anything new a library upgrade brings
             Throwable cause = unclassified.getCause() instanceof PspRejected
                     || unclassified.getCause() instanceof PaymentOutcomeUnknown ? unclassified.getCause() : null;
@@ -153,6 +162,15 @@ public class PspClient {
         }
     }
 
+    private PaymentOutcomeUnknown unbookable(String operation, PaymentPayloadFault fault) {
+        faults.fault(PayloadFaultMetrics.ANSWER, fault);
+        log.warn("psp {} answered a payment that cannot be booked ({}: {}); left for the next pass", operation,
+                fault.kind().slug(), fault.getMessage());
+        return new PaymentOutcomeUnknown(operation + " answered a payment that cannot be booked: " + fault.getMessage(),
+                fault);
+    }
+
+    /** One payment that cannot be booked fails the whole list: a look-up must never miss the real one. */
     private static List<PspPayment> list(JsonNode result) {
         if (!result.isArray()) {
             throw new IllegalArgumentException("find result is not a list");

@@ -25,7 +25,8 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
  * {@code POST /webhooks/psp}: raw bytes in, signature checked before any parsing, then inbox + apply
- * in one transaction. Verify, persist, answer: fulfilment goes through the outbox, never inline.
+ * in one transaction. Verify, persist, answer: fulfilment goes through the outbox, never inline. A payment
+ * holding a value we cannot book is a payload fault: its receipt is kept open, answered {@code unknown_payment}.
  */
 @RestController
 class PspWebhookController {
@@ -36,12 +37,15 @@ class PspWebhookController {
     private final PaymentUpdateApplier updates;
     private final JsonMapper json;
     private final PspWebhookMetrics metrics;
+    private final PayloadFaultMetrics faults;
 
-    PspWebhookController(PspSignature signature, PaymentUpdateApplier updates, JsonMapper json, PspWebhookMetrics metrics) {
+    PspWebhookController(PspSignature signature, PaymentUpdateApplier updates, JsonMapper json, PspWebhookMetrics metrics,
+            PayloadFaultMetrics faults) {
         this.signature = signature;
         this.updates = updates;
         this.json = json;
         this.metrics = metrics;
+        this.faults = faults;
     }
 
     @PostMapping("/webhooks/psp")
@@ -63,16 +67,21 @@ class PspWebhookController {
             log.warn("psp webhook refused: bad or missing signature");
             throw new BadSignature();
         }
-        PspPayment payment;
+        PspPayments.Reading reading;
         try {
-            payment = PspPayments.fromJson(json.readTree(body));
+            reading = PspPayments.read(json.readTree(body));
         } catch (JacksonException | IllegalArgumentException e) {
             metrics.outcome("unparseable");
             throw new Problems.MalformedBody("The webhook body is not a PSP payment object.");
         }
-        WebhookOutcome outcome = updates.receive(payment);
+        PspPayment payment = reading.payment();
+        // a value we cannot book never reaches a statement: the receipt is kept, the PSP's truth read later
+        reading.fault().ifPresent(fault -> faults.fault(PayloadFaultMetrics.WEBHOOK, fault));
+        WebhookOutcome outcome = reading.fault().isPresent() ? updates.keepFaulted(payment, reading.fault().get())
+                : updates.receive(payment);
         metrics.outcome(outcome.value());
-        log.info("psp webhook paymentId={} state={} outcome={}", payment.id(), payment.state(), outcome.value());
+        log.info("psp webhook paymentId={} state={} outcome={}", PaymentPayloadRules.forLog(payment.id()),
+                PaymentPayloadRules.forLog(payment.state()), outcome.value());
         return new WebhookAnswer(outcome);
     }
 

@@ -94,16 +94,41 @@ class PspFaultMatrixIntegrationTests extends IntegrationTest {
     void unclassifiedExceptionEndsUnknownNeverInFlight() {
         Shop shop = new Shop(http());
         var order = shop.createOrder("1.00", "EUR");
-        // The PSP accepted the payment, but storing its answer trips over the database (a currency that
-        // does not fit the column): an exception no catch list names.
-        psp.stubFor(createCall().willReturn(okJson(envelope(payment("pay-odd-" + order.orderRef(), null, "DEPOSIT",
+        // The PSP accepted the payment, but storing its answer trips over the database: an exception no
+        // catch list names. Every value of a PSP answer is checked before any statement now (a currency
+        // that does not fit the column is a payload fault, below), so the test adds a constraint of its own.
+        jdbc.sql("ALTER TABLE psp_attempt ADD CONSTRAINT test_no_odd_redirect CHECK (redirect_url NOT LIKE '%/pay-odd-%') NOT VALID")
+                .update();
+        try {
+            psp.stubFor(createCall().willReturn(okJson(envelope(payment("pay-odd-" + order.orderRef(), null, "DEPOSIT",
+                    "PENDING", "1.00", "EUR")))));
+
+            Response response = shop.checkout(order.orderRef());
+
+            assertThat(response.status()).isEqualTo(500);
+            assertThat(response.body()).doesNotContain("SQL", "Exception", "redirect_url", "test_no_odd_redirect");
+            assertThat(attemptState(order.orderRef())).isEqualTo("UNKNOWN");
+            assertThat(createCount(psp)).isEqualTo(1);
+        } finally {
+            jdbc.sql("ALTER TABLE psp_attempt DROP CONSTRAINT test_no_odd_redirect").update();
+        }
+    }
+
+    @Test
+    @DisplayName("a create answer holding a value we cannot book (currency EURO) ends UNKNOWN, answered payment-outcome-unknown, never 500")
+    void createAnswerWithAPayloadFaultEndsUnknown() {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder("1.00", "EUR");
+        psp.stubFor(createCall().willReturn(okJson(envelope(payment("pay-euro-" + order.orderRef(), null, "DEPOSIT",
                 "COMPLETED", "1.00", "EURO")))));
 
         Response response = shop.checkout(order.orderRef());
 
-        assertThat(response.status()).isEqualTo(500);
-        assertThat(response.body()).doesNotContain("SQL", "Exception", "paid_currency");
+        assertThat(response.status()).as(response.body()).isEqualTo(409);
+        assertThat(response.problemSlug()).isEqualTo("payment-outcome-unknown");
         assertThat(attemptState(order.orderRef())).isEqualTo("UNKNOWN");
+        assertThat(shop.order(order.orderRef()).json().path("status").asString()).as("untouched")
+                .isEqualTo("AWAITING_PAYMENT");
         assertThat(createCount(psp)).isEqualTo(1);
     }
 

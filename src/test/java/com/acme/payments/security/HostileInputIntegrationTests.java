@@ -225,7 +225,9 @@ class HostileInputIntegrationTests extends StripeIntegrationTest {
         cases.add(new Case("psp webhook, signature of an empty body", "POST", "/webhooks/psp",
                 Map.of("Signature", HexFormat.of().formatHex(hmac(PspFixtures.SIGNING_KEY, new byte[0]))), genuine));
 
-        // correctly signed, but not a payment object we can read (or text no column can hold)
+        // correctly signed, but not a payment object we can read (or text no column can hold). An amount that
+        // is not a number is not here: it is a payload fault (200 unknown_payment, receipt kept open for the
+        // replay), tested in PayloadFaultWebhookIntegrationTests
         Arbitrary<byte[]> nonScalar = Arbitraries.oneOf(HostileJson.deeplyNested(),
                 Arbitraries.of("[]", "{}", "[\"x\"]", "{\"x\":1}").map(s -> s.getBytes(StandardCharsets.US_ASCII)),
                 HostileJson.unstorableString());
@@ -233,11 +235,7 @@ class HostileInputIntegrationTests extends StripeIntegrationTest {
                 HostileJson.notAnObject(),
                 HostileJson.truncated(genuine),
                 nonScalar.map(v -> concat("{\"id\":", v, ",\"state\":\"COMPLETED\",\"amount\":\"10.00\",\"currency\":\"EUR\"}")),
-                nonScalar.map(v -> concat("{\"id\":\"pay-x1\",\"state\":", v, ",\"amount\":\"10.00\",\"currency\":\"EUR\"}")),
-                Arbitraries.oneOf(HostileJson.wrongTyped().filter(b -> b[0] == '[' || b[0] == '{'),
-                        Arbitraries.of("\"NaN\"", "\"0x10\"", "\"1_000\"", "\"ten\"", "\"10,00\"", "\"\u0000\"")
-                                .map(s -> s.getBytes(StandardCharsets.UTF_8)))
-                        .map(v -> concat("{\"id\":\"pay-x2\",\"state\":\"COMPLETED\",\"amount\":", v, ",\"currency\":\"EUR\"}")));
+                nonScalar.map(v -> concat("{\"id\":\"pay-x1\",\"state\":", v, ",\"amount\":\"10.00\",\"currency\":\"EUR\"}")));
         for (int i = 0; i < BODIES_PER_SLOT * 2; i++) {
             byte[] body = HostileJson.sample(signedBodies);
             cases.add(new Case("psp webhook, signed hostile body", "POST", "/webhooks/psp",

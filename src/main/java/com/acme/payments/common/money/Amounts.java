@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
 
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.common.web.Problems.FieldProblem;
@@ -55,6 +56,15 @@ public final class Amounts {
             return amount;
         }
         return amount.setScale(known.getDefaultFractionDigits());
+    }
+
+    /**
+     * The fraction digits of an ISO-4217 currency (JPY 0, EUR 2, BHD 3), or empty when {@code code} is not
+     * one (a three-letter code with digits, not a fund or metal code). Shared with the PSP payload rules.
+     */
+    public static OptionalInt fractionDigits(String code) {
+        Currency known = currency(code);
+        return known == null ? OptionalInt.empty() : OptionalInt.of(known.getDefaultFractionDigits());
     }
 
     private static Currency currency(String code) {

@@ -1,0 +1,171 @@
+package com.acme.payments.psp;
+
+import static com.acme.payments.support.PspFixtures.createCall;
+import static com.acme.payments.support.PspFixtures.created;
+import static com.acme.payments.support.PspFixtures.envelope;
+import static com.acme.payments.support.PspFixtures.getCall;
+import static com.acme.payments.support.PspFixtures.payment;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.acme.payments.common.jobs.DatabaseGauges;
+import com.acme.payments.support.Http.Response;
+import com.acme.payments.support.IntegrationTest;
+import com.acme.payments.support.PayloadFaults;
+import com.acme.payments.support.PayloadFaults.Fault;
+import com.acme.payments.support.Shop;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Issue 21 item 1, the webhook side: a signed webhook holding a value we cannot book never reaches a
+ * constraint. 200 {@code unknown_payment}, the receipt stored and open with its fault, the order untouched,
+ * and the replay job later applies the PSP's good truth.
+ */
+class PayloadFaultWebhookIntegrationTests extends IntegrationTest {
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    InboxReplayer replayer;
+
+    @Autowired
+    PaymentUpdateApplier updates;
+
+    @Autowired
+    MeterRegistry registry;
+
+    @Autowired
+    DatabaseGauges gauges;
+
+    static Stream<Fault> faultClasses() {
+        return PayloadFaults.all();
+    }
+
+    @BeforeEach
+    void closeOtherTestsReceipts() {
+        // every test of the run shares one database: receipts other tests left open are not ours to replay
+        jdbc.sql("UPDATE psp_webhook_event SET processed_at = now(), processed_reason = 'superseded' WHERE processed_at IS NULL")
+                .update();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("faultClasses")
+    @DisplayName("a signed webhook with a value that cannot be booked: 200 unknown_payment, receipt kept open, order untouched; the replay applies the PSP's truth")
+    void payloadFaultKeepsTheReceiptForTheReplay(Fault fault) {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder(fault.amount(), fault.currency());
+        String paymentId = "pay-pf-" + order.orderRef();
+        psp.stubFor(createCall().willReturn(created(paymentId, "CHECKOUT", fault.amount(), fault.currency())));
+        assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(200);
+        double faultsBefore = faults("webhook", fault.kind());
+
+        Response answer = shop.webhook(fault.payment(paymentId, null));
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        assertThat(answer.json().path("status").asString()).isEqualTo("unknown_payment");
+        var receipt = jdbc.sql("""
+                SELECT processed_at IS NULL AS open, fault FROM psp_webhook_event WHERE payload ->> 'id' = :p""")
+                .param("p", paymentId).query().singleRow();
+        assertThat(receipt.get("open")).as("kept, open").isEqualTo(true);
+        assertThat(receipt.get("fault")).isEqualTo(fault.kind());
+        assertThat(faults("webhook", fault.kind()) - faultsBefore).isEqualTo(1.0);
+        Response untouched = shop.order(order.orderRef());
+        assertThat(untouched.json().path("status").asString()).isEqualTo("PROCESSING");
+        assertThat(untouched.json().path("paidAmount").isMissingNode() || untouched.json().path("paidAmount").isNull())
+                .as(untouched.body()).isTrue();
+
+        // the replay's own look-up: while the PSP answers the same fault, the receipt stays open
+        backdateReceipt(paymentId);
+        double answersBefore = faults("answer", fault.kind());
+        psp.stubFor(getCall(paymentId).willReturn(okJson(envelope(fault.payment(paymentId, null)))));
+        assertThat(replayer.replay()).isEqualTo(1);
+        assertThat(faults("answer", fault.kind()) - answersBefore).isEqualTo(1.0);
+        assertThat(jdbc.sql("SELECT processed_at IS NULL FROM psp_webhook_event WHERE payload ->> 'id' = :p")
+                .param("p", paymentId).query(Boolean.class).single()).as("still open").isTrue();
+        assertThat(shop.order(order.orderRef()).json().path("status").asString()).isEqualTo("PROCESSING");
+
+        backdateReceipt(paymentId);
+        psp.stubFor(getCall(paymentId).willReturn(okJson(envelope(
+                payment(paymentId, null, "DEPOSIT", "COMPLETED", "\"" + fault.amount() + "\"", fault.currency())))));
+        assertThat(replayer.replay()).isEqualTo(1);
+        Response paid = shop.order(order.orderRef());
+        assertThat(paid.json().path("status").asString()).isEqualTo("PAID");
+        assertThat(paid.json().path("paidAmount").asString()).isEqualTo(fault.amount());
+        assertThat(jdbc.sql("SELECT count(*) FROM psp_webhook_event WHERE payment_id = :p AND processed_at IS NULL")
+                .param("p", paymentId).query(Integer.class).single()).isZero();
+    }
+
+    @Test
+    @DisplayName("a webhook whose payment id is over 255 characters (here 100 000) is 200 unknown_payment, kept open and visible, never looked up")
+    void overlongIdIsKeptVisibleAndNeverLookedUp() {
+        String id = "pay-" + PayloadFaults.incompressible(100_000);
+        String body = "{\"id\":\"" + id + "\",\"paymentType\":\"DEPOSIT\",\"state\":\"COMPLETED\",\"amount\":\"10.00\",\"currency\":\"EUR\"}";
+        Shop shop = new Shop(http());
+
+        for (int delivery = 1; delivery <= 2; delivery++) { // a redelivery finds the same receipt
+            Response answer = shop.webhook(body);
+            assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+            assertThat(answer.json().path("status").asString()).isEqualTo("unknown_payment");
+        }
+        var receipt = jdbc.sql("""
+                SELECT processed_at IS NULL AS open, fault, length(payment_id) AS key_length
+                  FROM psp_webhook_event WHERE payload ->> 'id' = :id""").param("id", id).query().singleRow();
+        assertThat(receipt.get("open")).isEqualTo(true);
+        assertThat(receipt.get("fault")).isEqualTo("id_too_long");
+        assertThat((Integer) receipt.get("key_length")).isLessThanOrEqualTo(PayloadFaults.MAX_TEXT);
+
+        jdbc.sql("UPDATE psp_webhook_event SET received_at = now() - interval '1 hour' WHERE payload ->> 'id' = :id")
+                .param("id", id).update();
+        psp.resetRequests();
+        assertThat(replayer.replay()).as("never leased: it cannot be looked up").isZero();
+        assertThat(psp.findAll(anyRequestedFor(anyUrl()))).isEmpty();
+        gauges.refresh();
+        assertThat(registry.get("payments.inbox.faulted").gauge().value()).as("visible").isEqualTo(1.0);
+        assertThat(registry.get("payments.inbox.unprocessed").gauge().value())
+                .as("not the replay job's backlog: it can never be looked up").isZero();
+    }
+
+    @Test
+    @DisplayName("defence in depth: a value that slips past the rules and breaks a constraint in the apply keeps its receipt open")
+    void constraintBrokenInTheApplyKeepsTheReceipt() {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder("13.00", "EUR");
+        String paymentId = "pay-dd-" + order.orderRef();
+        psp.stubFor(createCall().willReturn(created(paymentId, "CHECKOUT", "13.00", "EUR")));
+        assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(200);
+        double before = faults("apply", "constraint");
+
+        // straight to the applier, past the edge's rules: EURO reaches orders.paid_currency char(3)
+        PspPayment unchecked = new PspPayment(paymentId, null, "DEPOSIT", "COMPLETED", new java.math.BigDecimal("13.00"),
+                "EURO", null, null, null, null);
+        assertThat(updates.receive(unchecked)).isEqualTo(WebhookOutcome.UNKNOWN_PAYMENT);
+
+        assertThat(jdbc.sql("SELECT processed_at IS NULL FROM psp_webhook_event WHERE payment_id = :p AND state = 'COMPLETED'")
+                .param("p", paymentId).query(Boolean.class).single()).as("kept, open").isTrue();
+        assertThat(shop.order(order.orderRef()).json().path("status").asString()).isEqualTo("PROCESSING");
+        assertThat(faults("apply", "constraint") - before).isEqualTo(1.0);
+    }
+
+    private void backdateReceipt(String paymentId) {
+        jdbc.sql("UPDATE psp_webhook_event SET received_at = now() - interval '1 hour' WHERE payload ->> 'id' = :p")
+                .param("p", paymentId).update();
+    }
+
+    private double faults(String source, String kind) {
+        var counter = registry.find("payments.psp.payload_faults").tags("source", source, "fault", kind).counter();
+        return counter == null ? 0 : counter.count();
+    }
+}
