@@ -31,7 +31,13 @@ final class PayloadFaults {
             {"reference-over-255", "referenceId"},
     };
     /** The same for look-up answers, but the id (a GET by id answering another id is another fault). */
-    private static final String[][] LOOKUP_MENU = java.util.Arrays.copyOf(WEBHOOK_MENU, 4);
+    private static final String[][] LOOKUP_MENU = {
+            {"currency-EURO", "currency"},
+            {"amount-negative", "amount"},
+            {"amount-zero-on-completed", "amount"},
+            {"amount-too-many-fraction-digits", "amount"},
+            {"reference-over-255", "referenceId"},
+    };
 
     private record Paid(String orderRef, Hosted hosted) {
     }
