@@ -19,6 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
 final class ContradictingReports {
 
     private final ExitsWorkload exits;
+    /** The payment and the refund in turn. */
+    private final java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
 
     ContradictingReports(ExitsWorkload exits) {
         this.exits = exits;
@@ -35,7 +37,7 @@ final class ContradictingReports {
             exits.tally.add("exits.contradicting.not-paid");
             return;
         }
-        if (random.nextBoolean()) {
+        if (turn.getAndIncrement() % 2 == 0) {
             JsonNode payment = find(hosted.referenceId(), hosted.paymentId());
             BigDecimal refunded = refundedAmount(random, orderRef);
             if (payment == null || refunded == null) {

@@ -43,6 +43,9 @@ final class PayloadFaults {
     }
 
     private final ExitsWorkload exits;
+    /** The corruptions in turn, so that few scenarios still see different ones. */
+    private final java.util.concurrent.atomic.AtomicInteger webhookTurn = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger lookUpTurn = new java.util.concurrent.atomic.AtomicInteger();
 
     PayloadFaults(ExitsWorkload exits) {
         this.exits = exits;
@@ -58,7 +61,7 @@ final class PayloadFaults {
             exits.tally.add("exits.payload-fault.no-payment");
             return;
         }
-        String[] fault = WEBHOOK_MENU[random.nextInt(WEBHOOK_MENU.length)];
+        String[] fault = WEBHOOK_MENU[webhookTurn.getAndIncrement() % WEBHOOK_MENU.length];
         ObjectNode corrupted = SignedWebhooks.copyOf(real);
         String value = value(fault[0], real.path(fault[1]).asString(), Invariants.decimal(real.path("amount")));
         if (fault[1].equals("amount")) {
@@ -82,7 +85,7 @@ final class PayloadFaults {
         if (hosted == null) {
             return;
         }
-        String[] fault = LOOKUP_MENU[random.nextInt(LOOKUP_MENU.length)];
+        String[] fault = LOOKUP_MENU[lookUpTurn.getAndIncrement() % LOOKUP_MENU.length];
         BigDecimal amount = new BigDecimal("900.00").add(BigDecimal.valueOf(n, 2));
         String value = value(fault[0], hosted.referenceId(), amount);
         int times = 1 + random.nextInt(3);

@@ -26,18 +26,17 @@ final class SecondChargeRefunds {
         this.exits = exits;
     }
 
+    /** The modes in turn (so a short run sees each): plain, UNKNOWN then swept, abandoned, declined. */
     void refund(Random random, String chargeId, BigDecimal amount) {
-        double dice = random.nextDouble();
-        if (dice < 0.45) {
-            twice(random, chargeId);
-        } else if (dice < 0.65) {
-            unknownThenSwept(random, chargeId, amount);
-        } else if (dice < 0.82) {
-            unknownThenAbandoned(random, chargeId, amount);
-        } else {
-            pendingThenDeclined(random, chargeId, amount);
+        switch (turn.getAndIncrement() % 4) {
+            case 0 -> twice(random, chargeId);
+            case 1 -> unknownThenSwept(random, chargeId, amount);
+            case 2 -> pendingThenDeclined(random, chargeId, amount);
+            default -> unknownThenAbandoned(random, chargeId, amount);
         }
     }
+
+    private final java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * One refund call, again while the charge is not flagged yet (404: its webhook or the abandoned-attempt
