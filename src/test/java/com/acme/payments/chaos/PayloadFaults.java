@@ -13,7 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Issue 21 item 1: values no booking may take. A real payment of ours is paid on the hosted page with its
- * webhook suppressed, then a signed copy with one corrupted value is posted ({@link #signedWebhook}); or its
+ * webhook suppressed, then signed copies of it are posted, each with one corrupted value, every kind of the
+ * menu in a random order ({@link #signedWebhook}); or its
  * look-ups (GET by id and find by reference) answer a corrupted value a few times while the shopper comes
  * back ({@link #lookUpAnswer}). The contract: 200 {@code unknown_payment} for the webhook, never a 5xx,
  * the receipt kept open, and the order still ends in the state the simulator holds (the replay job, the
@@ -43,8 +44,7 @@ final class PayloadFaults {
     }
 
     private final ExitsWorkload exits;
-    /** The corruptions in turn, so that few scenarios still see different ones. */
-    private final java.util.concurrent.atomic.AtomicInteger webhookTurn = new java.util.concurrent.atomic.AtomicInteger();
+    /** The look-up corruptions in turn, so that few scenarios still see different ones. */
     private final java.util.concurrent.atomic.AtomicInteger lookUpTurn = new java.util.concurrent.atomic.AtomicInteger();
 
     PayloadFaults(ExitsWorkload exits) {
@@ -61,18 +61,22 @@ final class PayloadFaults {
             exits.tally.add("exits.payload-fault.no-payment");
             return;
         }
-        String[] fault = WEBHOOK_MENU[webhookTurn.getAndIncrement() % WEBHOOK_MENU.length];
-        ObjectNode corrupted = SignedWebhooks.copyOf(real);
-        String value = value(fault[0], real.path(fault[1]).asString(), Invariants.decimal(real.path("amount")));
-        if (fault[1].equals("amount")) {
-            corrupted.put("amount", new BigDecimal(value));
-        } else {
-            corrupted.put(fault[1], value);
+        // every corruption of the one payment, in a random order: each must be answered unknown_payment
+        List<String[]> menu = new ArrayList<>(List.of(WEBHOOK_MENU));
+        java.util.Collections.shuffle(menu, random);
+        for (String[] fault : menu) {
+            ObjectNode corrupted = SignedWebhooks.copyOf(real);
+            String value = value(fault[0], real.path(fault[1]).asString(), Invariants.decimal(real.path("amount")));
+            if (fault[1].equals("amount")) {
+                corrupted.put("amount", new BigDecimal(value));
+            } else {
+                corrupted.put(fault[1], value);
+            }
+            FinalTruthsLog.Post post = SignedWebhooks.post(exits.client, random, fault[0], paid.orderRef(), corrupted);
+            exits.log.payloadPosts.add(post);
+            post.answers().forEach(a -> exits.tally.add("exits.payload-fault.webhook." + fault[0] + " "
+                    + SignedWebhooks.describe(a)));
         }
-        FinalTruthsLog.Post post = SignedWebhooks.post(exits.client, random, fault[0], paid.orderRef(), corrupted);
-        exits.log.payloadPosts.add(post);
-        post.answers().forEach(a -> exits.tally.add("exits.payload-fault.webhook." + fault[0] + " "
-                + SignedWebhooks.describe(a)));
     }
 
     void lookUpAnswer(Random random) {
