@@ -20,8 +20,17 @@ final class FinalTruthsLog {
      *
      * @param kind what is wrong with it: a payload fault ({@code currency-EURO}, …) or {@code contradicting}
      * @param paymentId the {@code id} posted (the receipt's key with {@code state})
+     * @param receiptAfter whether the inbox held its receipt right after the last answer (null: not read —
+     *        no answer, a 503, or the harness could not reach the database)
      */
-    record Post(String kind, String orderRef, String paymentId, String state, Instant sentAt, List<Answer> answers) {
+    record Post(String kind, String orderRef, String paymentId, String state, Instant sentAt, List<Answer> answers,
+            Boolean receiptAfter) {
+
+        /** The last answer came from the service past its signature check and its database (not none, not 503). */
+        boolean reached() {
+            Answer last = answers.get(answers.size() - 1);
+            return last.answered() && last.status() != 503;
+        }
 
         /** The last 2xx answer, or null when none came. */
         Answer accepted() {

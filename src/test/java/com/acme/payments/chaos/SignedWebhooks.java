@@ -58,8 +58,28 @@ final class SignedWebhooks {
             }
             ServiceProcesses.sleep(300 + random.nextInt(700));
         }
-        return new FinalTruthsLog.Post(kind, orderRef, payload.path("id").asString(""),
-                payload.path("state").asString(""), sentAt, List.copyOf(answers));
+        String id = payload.path("id").asString("");
+        String state = payload.path("state").asString("");
+        Answer last = answers.get(answers.size() - 1);
+        Boolean receipt = last.answered() && last.status() != 503 ? receiptStored(id, state) : null;
+        return new FinalTruthsLog.Post(kind, orderRef, id, state, sentAt, List.copyOf(answers), receipt);
+    }
+
+    /**
+     * Whether the inbox holds the receipt of (payment, state) now — read at once after the answer, so a
+     * receipt rolled back with a failed apply is seen missing even if a later delivery stores it again.
+     */
+    private static Boolean receiptStored(String paymentId, String state) {
+        try (java.sql.Connection c = TestDatabaseName.connect(); java.sql.PreparedStatement s = c.prepareStatement(
+                "SELECT 1 FROM psp_webhook_event WHERE payment_id = ? AND state = ?")) {
+            s.setString(1, paymentId);
+            s.setString(2, state);
+            try (java.sql.ResultSet rs = s.executeQuery()) {
+                return rs.next();
+            }
+        } catch (java.sql.SQLException e) {
+            return null; // an outage: not knowable now
+        }
     }
 
     /** How the tally names an answer: {@code 200 unknown_payment}, {@code 500 internal-error}, {@code none}. */
