@@ -11,8 +11,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * Refunds of a second charge ({@code POST /api/admin/duplicate-charges/{id}/refund}), issue 13 and 21. Plain:
  * from two instances at once, exactly one REFUND at the PSP. Issue 21 (item 2, "every refund alike"): the
- * refund's create answered 500 after the PSP made it, so it goes UNKNOWN — listed by {@code /unresolved} as
- * {@code duplicate_refund} and settled by the sweep; or also hidden from look-ups, then abandoned from two
+ * refund's create answered 500 after the PSP made it, its webhook suppressed and the refund hidden from
+ * look-ups for 5 s, so it goes UNKNOWN — listed by {@code /unresolved} as {@code duplicate_refund} and
+ * settled by the sweep; or hidden for 10 minutes, then abandoned from two
  * instances and later revealed COMPLETED (the PSP made it after all) or DECLINED; or accepted PENDING and
  * then DECLINED at the PSP (half the time without its webhook), which must make it FAILED, send
  * {@code refund_failed} and leave the charge refundable again — which the workload then does.
@@ -68,8 +69,11 @@ final class SecondChargeRefunds {
     }
 
     private void unknownThenSwept(Random random, String chargeId, BigDecimal amount) {
+        // the refund's own webhook would settle it before the 500 is handled, and a look-up at once after:
+        // both kept away for a few seconds, then the sweep's look-up finds it
         exits.sim.addFaults("""
-                [{"operation":"create","fault":"error-after","paymentType":"REFUND","amount":"%s","times":1}]"""
+                [{"operation":"create","fault":"error-after,invisible","paymentType":"REFUND","amount":"%1$s","delayMs":5000,"times":1},
+                 {"operation":"webhook","fault":"webhook-never","paymentType":"REFUND","amount":"%1$s","times":1}]"""
                 .formatted(amount.toPlainString()));
         Answer a = call(random, chargeId);
         exits.tally.add("exits.duplicate-refund.unknown.answer " + SignedWebhooks.describe(a));
@@ -78,7 +82,8 @@ final class SecondChargeRefunds {
 
     private void unknownThenAbandoned(Random random, String chargeId, BigDecimal amount) {
         exits.sim.addFaults("""
-                [{"operation":"create","fault":"error-after,invisible","paymentType":"REFUND","amount":"%s","delayMs":600000,"times":1}]"""
+                [{"operation":"create","fault":"error-after,invisible","paymentType":"REFUND","amount":"%1$s","delayMs":600000,"times":1},
+                 {"operation":"webhook","fault":"webhook-never","paymentType":"REFUND","amount":"%1$s","times":1}]"""
                 .formatted(amount.toPlainString()));
         Answer a = call(random, chargeId);
         exits.tally.add("exits.duplicate-refund.hidden.answer " + SignedWebhooks.describe(a));
