@@ -258,6 +258,20 @@ final class FinalTruthsInvariants {
         checks.add(listed);
         facts.put("second-charge refunds seen open (UNKNOWN or IN_FLIGHT)", (long) log.openSecondChargeRefunds.size());
 
+        Check abandoned = new Check("an UNKNOWN second-charge refund is abandoned (one 200 FAILED abandoned, "
+                + "the others 409)");
+        long abandonsInOutage = 0;
+        for (FinalTruthsLog.AbandonedSecondChargeRefund a : log.abandonedSecondChargeRefunds) {
+            if (a.answers().stream().anyMatch(x -> !x.answered() || x.status() == 503)) {
+                abandonsInOutage++; // an instance down or the database out: the operator would try again
+                continue;
+            }
+            abandoned.check(abandonTook(a.answers()), a.referenceId() + " of " + a.chargeId() + " abandon answered "
+                    + a.answers().stream().map(SignedWebhooks::describe).toList());
+        }
+        checks.add(abandoned);
+        facts.put("second-charge refund abandons met by an outage or a killed instance", abandonsInOutage);
+
         Map<String, JsonNode> refundAtPsp = new HashMap<>();
         for (JsonNode p : simPayments.path("payments")) {
             if (p.path("paymentType").asString().equals("REFUND")) {
@@ -309,6 +323,19 @@ final class FinalTruthsInvariants {
         }
         checks.add(declined);
         facts.put("second-charge refunds declined after PENDING", (long) log.declinedSecondChargeRefunds.size());
+    }
+
+    /**
+     * Abandons of one UNKNOWN refund the PSP does not show: exactly one closes it (200, FAILED,
+     * {@code errorCode: abandoned}); any other finds it no longer open (409 {@code refund-not-open}) or could
+     * not ask the PSP (409 {@code refund-outcome-unknown}, a look-up fault).
+     */
+    static boolean abandonTook(List<Answer> answers) {
+        long took = answers.stream().filter(a -> a.status() == 200 && a.json().path("state").asString().equals("FAILED")
+                && a.json().path("errorCode").asString().equals("abandoned")).count();
+        long refused = answers.stream().filter(a -> a.status() == 409 && (a.problem().equals("refund-not-open")
+                || a.problem().equals("refund-outcome-unknown"))).count();
+        return took == 1 && took + refused == answers.size();
     }
 
     /** The refund's state by its reference ({@code GET /api/admin/refunds/{ref}}), else from the charge listing. */

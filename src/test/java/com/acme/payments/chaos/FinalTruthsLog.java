@@ -70,7 +70,15 @@ final class FinalTruthsLog {
             Answer again) {
     }
 
+    /**
+     * Two concurrent abandons of an UNKNOWN second-charge refund the PSP hides, and their answers (then
+     * more, one at a time, while the PSP could not be asked: 409 {@code refund-outcome-unknown}).
+     */
+    record AbandonedSecondChargeRefund(String chargeId, String referenceId, List<Answer> answers) {
+    }
+
     final List<Post> payloadPosts = new CopyOnWriteArrayList<>();
+    final List<AbandonedSecondChargeRefund> abandonedSecondChargeRefunds = new CopyOnWriteArrayList<>();
     final List<Contradiction> contradictions = new CopyOnWriteArrayList<>();
     final List<CorruptedLookUp> corruptedLookUps = new CopyOnWriteArrayList<>();
     final List<OpenSecondChargeRefund> openSecondChargeRefunds = new CopyOnWriteArrayList<>();

@@ -1,6 +1,7 @@
 package com.acme.payments.chaos;
 
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 
@@ -98,8 +99,17 @@ final class SecondChargeRefunds {
         Answer first = exits.call(random, "POST", abandon, null, "{\"reason\":\"chaos\"}");
         Answer second = other.join();
         exits.tally.add("exits.duplicate-refund.abandon.answers." + first.status() + "+" + second.status());
+        List<Answer> answers = new java.util.ArrayList<>(List.of(first, second));
+        // a look-up fault on the "ask the PSP once more" is 409 refund-outcome-unknown: the operator tries again
+        for (int i = 0; i < 3 && answers.stream().noneMatch(x -> x.status() == 200)
+                && answers.get(answers.size() - 1).problem().equals("refund-outcome-unknown"); i++) {
+            ExitsWorkload.pause(random, 500, 1500);
+            answers.add(exits.call(random, "POST", abandon, null, "{\"reason\":\"chaos\"}"));
+        }
+        exits.log.abandonedSecondChargeRefunds.add(
+                new FinalTruthsLog.AbandonedSecondChargeRefund(chargeId, reference, List.copyOf(answers)));
         // the PSP made it after all, or declined it; when the abandon did not take, the sweep must find it
-        boolean taken = first.status() == 200 || second.status() == 200;
+        boolean taken = answers.stream().anyMatch(x -> x.status() == 200);
         reveal(random, hiddenRefundOf(chargeId), !taken || random.nextBoolean() ? "COMPLETED" : "DECLINED");
     }
 
