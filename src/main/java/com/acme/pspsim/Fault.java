@@ -39,7 +39,13 @@ enum Fault {
     /** Deliver the webhook, then a stale copy in {@code state} (default {@code AUTHORIZED}). */
     WEBHOOK_OUT_OF_ORDER,
     /** Never deliver the webhook (recorded as {@code suppressed}). */
-    WEBHOOK_NEVER;
+    WEBHOOK_NEVER,
+    /**
+     * On a look-up ({@code get}, {@code find}): answer normally, but with {@code field} of each matching
+     * payment replaced by {@code value} (a payload value no booking may take, e.g. currency {@code EURO}).
+     * The payment itself is unchanged: a later look-up without the rule shows the truth.
+     */
+    CORRUPT_ANSWER;
 
     static final Set<String> OPERATIONS = Set.of("create", "get", "find", "capture", "void", "webhook", "sink");
 
@@ -49,6 +55,7 @@ enum Fault {
     private static final Set<Fault> WEBHOOK = EnumSet.of(WEBHOOK_BEFORE_RESPONSE, WEBHOOK_TWICE, WEBHOOK_LATE,
             WEBHOOK_OUT_OF_ORDER, WEBHOOK_NEVER);
     private static final Set<Fault> SINK = EnumSet.of(LATENCY, ERROR_BEFORE, RESET);
+    private static final Set<Fault> LOOKUP_ONLY = EnumSet.of(CORRUPT_ANSWER);
 
     /** Accepts {@code ERROR_AFTER}, {@code error-after} or {@code error_after}. */
     static Fault parse(String text) {
@@ -63,6 +70,8 @@ enum Fault {
                 return SINK.contains(this);
             case "create":
                 return ANY_CALL.contains(this) || CREATE_ONLY.contains(this);
+            case "get", "find":
+                return ANY_CALL.contains(this) || LOOKUP_ONLY.contains(this);
             default:
                 return ANY_CALL.contains(this);
         }

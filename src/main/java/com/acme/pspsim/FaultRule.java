@@ -22,9 +22,11 @@ import java.util.stream.Collectors;
  * @param state the state of {@code SETTLE}, {@code WEBHOOK_BEFORE_RESPONSE} on create, or the stale
  *        copy of {@code WEBHOOK_OUT_OF_ORDER}
  * @param errorCode the errorCode of {@code DECLINE}
+ * @param field the payment field {@code CORRUPT_ANSWER} replaces ({@code currency}, {@code amount}, {@code id}, …)
+ * @param value what {@code CORRUPT_ANSWER} puts there: a JSON number when it reads as a decimal, else a string
  */
 record FaultRule(String operation, String fault, String referenceId, String paymentType, BigDecimal amount,
-        Integer times, Long delayMs, Integer status, String state, String errorCode) {
+        Integer times, Long delayMs, Integer status, String state, String errorCode, String field, String value) {
 
     FaultRule {
         if (operation == null || !Fault.OPERATIONS.contains(operation.trim().toLowerCase(Locale.ROOT))) {
@@ -56,6 +58,9 @@ record FaultRule(String operation, String fault, String referenceId, String paym
         }
         if (status != null && (status < 100 || status > 599)) {
             throw new IllegalArgumentException("status must be an HTTP status");
+        }
+        if (kinds.contains(Fault.CORRUPT_ANSWER) && (field == null || field.isBlank() || value == null)) {
+            throw new IllegalArgumentException("corrupt-answer needs a field and a value");
         }
     }
 

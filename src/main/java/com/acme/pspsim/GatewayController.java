@@ -67,7 +67,7 @@ class GatewayController {
             return responder.errorBefore(plan.first(Fault.ERROR_BEFORE).get());
         }
         Payment current = payments.get(id).orElseThrow(() -> GatewayError.notFound(id));
-        return responder.answer(plan, current.view(), response);
+        return responder.answer(plan, AnswerCorruption.apply(plan, current.view()), response);
     }
 
     @GetMapping
@@ -82,7 +82,7 @@ class GatewayController {
             return responder.errorBefore(plan.first(Fault.ERROR_BEFORE).get());
         }
         List<Map<String, Object>> found = payments.findByReference(referenceId, clock.instant()).stream()
-                .map(Payment::view).toList();
+                .map(p -> AnswerCorruption.apply(plan, p.view())).toList();
         return responder.answer(plan, found, response);
     }
 

@@ -188,6 +188,34 @@ class PspSimulatorCallFaultsIntegrationTests {
     }
 
     @Test
+    @DisplayName("corrupt-answer: get and find answer a value no booking may take, that many times, then the truth")
+    void corruptAnswer() throws Exception {
+        String ref = ref();
+        String id = RunningSimulator.json(create(ref).body()).path("result").path("id").asString();
+        sim.faults("""
+                [{"operation":"get","fault":"corrupt-answer","referenceId":"%1$s","field":"currency","value":"EURO","times":2},
+                 {"operation":"find","fault":"corrupt-answer","referenceId":"%1$s","field":"amount","value":"-10.00","times":1}]"""
+                .formatted(ref));
+        for (int i = 0; i < 2; i++) {
+            var corrupted = RunningSimulator.json(sim.api("GET", "/api/v1/payments/" + id, null).body()).path("result");
+            assertThat(corrupted.path("currency").asString()).isEqualTo("EURO");
+            assertThat(corrupted.path("amount").decimalValue()).as("other fields untouched").isEqualByComparingTo("10.00");
+        }
+        assertThat(sim.payment(id).path("currency").asString()).as("the third get: the truth").isEqualTo("EUR");
+        var found = RunningSimulator.json(sim.api("GET", "/api/v1/payments?referenceId.eq=" + ref, null).body())
+                .path("result");
+        assertThat(found.get(0).path("amount").isNumber()).as("a decimal value is a JSON number").isTrue();
+        assertThat(found.get(0).path("amount").decimalValue()).isEqualByComparingTo("-10.00");
+        assertThat(sim.find(ref).get(0).path("amount").decimalValue()).isEqualByComparingTo("10.00");
+        assertThat(sim.admin("POST", "/sim/faults", """
+                [{"operation":"create","fault":"corrupt-answer","field":"currency","value":"EURO"}]""").statusCode())
+                .as("only look-ups").isEqualTo(400);
+        assertThat(sim.admin("POST", "/sim/faults", """
+                [{"operation":"get","fault":"corrupt-answer","field":"currency"}]""").statusCode())
+                .as("a value is required").isEqualTo(400);
+    }
+
+    @Test
     @DisplayName("times: a rule applies to that many calls, then the calls are normal again; DELETE clears rules")
     void timesAndClear() throws Exception {
         String ref = ref();

@@ -38,7 +38,8 @@ final class ChaosRun {
                 services.start(i, ServiceProcesses.START_WITHIN);
             }
             long up = System.nanoTime();
-            Workload workload = new Workload(new ServiceClient(services), sim, settings.seed());
+            ServiceClient client = new ServiceClient(services);
+            Workload workload = new Workload(client, sim, settings.seed());
             FaultInjector faults = new FaultInjector(settings, services, sim);
             DowngradeMonitor monitor = new DowngradeMonitor();
             monitor.start();
@@ -57,16 +58,16 @@ final class ChaosRun {
             faults.stop();
             stripe.finish(settings.settleTimeout());
 
-            Invariants.Result result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe);
+            Invariants.Result result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe, exits, client);
             long deadline = System.nanoTime() + settings.settleTimeout().toNanos();
             int quietRounds = 0;
             while (System.nanoTime() < deadline && quietRounds < 2) {
                 Thread.sleep(2000);
-                result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe);
+                result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe, exits, client);
                 quietRounds = result.unsettled() == 0 ? quietRounds + 1 : 0;
             }
             monitor.stop();
-            result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe);
+            result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe, exits, client);
             List<Invariants.Check> checks = result.checks();
             faults.outage().ifPresent(outage -> checks.add(outage.check()));
             long ended = System.nanoTime();

@@ -36,6 +36,8 @@ final class FaultInjector {
             {"get", "reset", ""},
             {"get", "html", ""},
             {"get", "error-before", ""},
+            {"get", "corrupt-answer", "\"field\":\"currency\",\"value\":\"EURO\""},
+            {"find", "corrupt-answer", "\"field\":\"amount\",\"value\":\"-1.00\""},
             {"capture", "timeout", ""},
             {"capture", "error-after", ""},
             {"capture", "error-before", ""},

@@ -71,7 +71,7 @@ final class Invariants {
     }
 
     static Result check(ChaosSimulator sim, List<String> downgrades, List<java.time.Instant> kills,
-            StripeWorkload stripe) throws SQLException {
+            StripeWorkload stripe, ExitsWorkload exits, ServiceClient client) throws SQLException {
         // the simulator first: anything the database shows afterwards was caused by what it had seen by then
         java.time.Instant seen = java.time.Instant.now(); // what the PSP's look-ups showed by then
         JsonNode simPayments = sim.payments();
@@ -347,6 +347,7 @@ final class Invariants {
         checks.add(signed);
 
         ExitsInvariants.check(simPayments, webhooks, checks, facts);
+        FinalTruthsInvariants.check(exits.log, client, simPayments, webhooks, sink, seen, checks, facts);
         StripeInvariants.check(stripe, checks, facts);
 
         facts.put("orders", (long) orders.size());
@@ -405,7 +406,7 @@ final class Invariants {
         return keys;
     }
 
-    private static BigDecimal decimal(JsonNode node) {
+    static BigDecimal decimal(JsonNode node) {
         return node.isNumber() ? node.decimalValue() : new BigDecimal(node.asString());
     }
 }

@@ -72,6 +72,15 @@ final class ServiceClient {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /** A PSP webhook delivery: no bearer, the {@code Signature} header instead. */
+    Answer psp(int instance, String body, String signature) {
+        return send(instance, HttpRequest.newBuilder(URI.create(services.url(instance) + "/webhooks/psp"))
+                .timeout(Duration.ofSeconds(15))
+                .header("Content-Type", "application/json")
+                .header("Signature", signature)
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
     Answer call(int instance, String method, String path, String bearer, String idempotencyKey, String body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.url(instance) + path))
                 .timeout(Duration.ofSeconds(15))
