@@ -1,10 +1,6 @@
 package com.acme.payments.psp;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +74,6 @@ class InboxStore {
               FROM psp_webhook_event WHERE processed_at IS NULL AND fault IS NOT NULL
             """;
     /** Keys longer than this go into the unique index as a bounded digest (a btree entry holds ~2.7 kB). */
-    private static final int MAX_KEY = 255;
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
@@ -94,12 +89,12 @@ class InboxStore {
 
     /**
      * The receipt of a payment with a value we cannot book, {@code fault} its kind. The raw values are
-     * kept in {@code payload}; an id or state over {@value #MAX_KEY} characters is keyed by its digest.
+     * kept in {@code payload}; an id or state over {@value ReceiptKey#MAX_KEY} characters is keyed by its digest.
      */
     Optional<Long> upsert(PspPayment payment, String fault) {
         return jdbc.sql(UPSERT)
-                .param("paymentId", key(payment.id()))
-                .param("state", key(payment.state()))
+                .param("paymentId", ReceiptKey.of(payment.id()))
+                .param("state", ReceiptKey.of(payment.state()))
                 .param("paymentType", payment.paymentType())
                 .param("referenceId", payment.referenceId())
                 .param("payload", json.writeValueAsString(receipt(payment)))
@@ -162,17 +157,5 @@ class InboxStore {
         return fields;
     }
 
-    /** The value itself, or for an overlong one (a payload fault) a stable bounded stand-in: its start and digest. */
-    private static String key(String value) {
-        if (value.length() <= MAX_KEY) {
-            return value;
-        }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-            return value.substring(0, value.offsetByCodePoints(0, 64)) + "…sha256:" + HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e); // every JDK has SHA-256
-        }
-    }
 
 }

@@ -371,8 +371,9 @@ final class FinalTruthsInvariants {
         return receipts;
     }
 
+    /** Receipts are keyed as the inbox stores them (an overlong id by its digest, ReceiptKey). */
     private static String key(String paymentId, String state) {
-        return paymentId + " " + state;
+        return com.acme.payments.psp.ReceiptKey.of(paymentId) + " " + com.acme.payments.psp.ReceiptKey.of(state);
     }
 
     private static String abbreviated(String id) {

@@ -72,8 +72,8 @@ final class SignedWebhooks {
     private static Boolean receiptStored(String paymentId, String state) {
         try (java.sql.Connection c = TestDatabaseName.connect(); java.sql.PreparedStatement s = c.prepareStatement(
                 "SELECT 1 FROM psp_webhook_event WHERE payment_id = ? AND state = ?")) {
-            s.setString(1, paymentId);
-            s.setString(2, state);
+            s.setString(1, com.acme.payments.psp.ReceiptKey.of(paymentId));
+            s.setString(2, com.acme.payments.psp.ReceiptKey.of(state));
             try (java.sql.ResultSet rs = s.executeQuery()) {
                 return rs.next();
             }
