@@ -35,15 +35,14 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 class DistinctEventsConcurrencyIntegrationTests extends StripeIntegrationTest {
 
-    private static final Map<String, Object> PATIENT_POOL = Map.of("stripe.api-base", PspStub.baseUrl(),
-            "spring.datasource.hikari.connection-timeout", "60000");
+    private static final Map<String, Object> SHIPPED_POOL = Map.of("stripe.api-base", PspStub.baseUrl());
     private static ConfigurableApplicationContext a;
     private static ConfigurableApplicationContext b;
 
     @BeforeAll
     static void startTwoInstances() {
-        a = Instances.start(PATIENT_POOL);
-        b = Instances.start(PATIENT_POOL);
+        a = Instances.start(SHIPPED_POOL);
+        b = Instances.start(SHIPPED_POOL);
     }
 
     @AfterAll
@@ -65,6 +64,7 @@ class DistinctEventsConcurrencyIntegrationTests extends StripeIntegrationTest {
         }
         double retriesBefore = retries();
         ExecutorService pool = Executors.newFixedThreadPool(concurrency);
+        List<Long> millis = new java.util.concurrent.CopyOnWriteArrayList<>();
         try {
             CountDownLatch start = new CountDownLatch(1);
             List<Future<Http.Response>> answers = new ArrayList<>();
@@ -73,14 +73,26 @@ class DistinctEventsConcurrencyIntegrationTests extends StripeIntegrationTest {
                 String body = cases.get(i).body();
                 answers.add(pool.submit(() -> {
                     start.await();
-                    return deliver(target, body);
+                    long t0 = System.nanoTime();
+                    Http.Response r = deliver(target, body);
+                    millis.add((System.nanoTime() - t0) / 1_000_000);
+                    return r;
                 }));
             }
             start.countDown();
             List<Integer> statuses = new ArrayList<>();
+            List<Http.Response> responses = new ArrayList<>();
             for (Future<Http.Response> answer : answers) {
                 Http.Response r = answer.get(5, TimeUnit.MINUTES);
                 statuses.add(r.status());
+                responses.add(r);
+            }
+            List<Long> sorted = millis.stream().sorted().toList();
+            System.out.printf("BURST concurrency=%d n=%d non200=%d p50=%dms p99=%dms max=%dms statuses=%s%n", concurrency,
+                    sorted.size(), statuses.stream().filter(x -> x != 200).count(), sorted.get(sorted.size() / 2),
+                    sorted.get((int) Math.ceil(sorted.size() * 0.99) - 1), sorted.get(sorted.size() - 1),
+                    statuses.stream().collect(java.util.stream.Collectors.groupingBy(x -> x, java.util.stream.Collectors.counting())));
+            for (Http.Response r : responses) {
                 assertThat(r.json().has("duplicate")).isFalse();
             }
 
