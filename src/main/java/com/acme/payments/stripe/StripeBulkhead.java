@@ -40,7 +40,7 @@ class StripeBulkhead {
         int pool = poolSize(dataSource);
         Integer configured = properties.bulkhead().permits();
         this.size = configured != null ? configured : Math.max(1, pool / 2);
-        if (pool > 0 && size >= pool) {
+        if (configured != null && pool > 0 && size >= pool) { // derived: half, below any pool but one of 1
             throw new IllegalStateException("stripe.bulkhead.permits (" + size + ") must be below the connection "
                     + "pool's size (spring.datasource.hikari.maximum-pool-size = " + pool + ")");
         }
