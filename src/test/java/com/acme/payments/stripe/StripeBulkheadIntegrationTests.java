@@ -20,6 +20,7 @@ import org.springframework.test.context.TestPropertySource;
 
 import com.acme.payments.support.Http;
 import com.acme.payments.support.PspFixtures;
+import com.github.tomakehurst.wiremock.client.WireMock;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -28,7 +29,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * open (a slow database, here a hook inside the transaction) take at most the permits' worth of
  * connections, the rest queue in order and are answered 200 once a permit frees, the PSP webhook keeps
  * its connections meanwhile, and a delivery that cannot get a permit within the wait is answered 503
- * {@code database-unavailable} with {@code Retry-After}, holding no claim. The wait is shortened to 4 s
+ * {@code database-unavailable} with {@code Retry-After}, holding no claim; a delivery waiting on the Stripe
+ * API (a reversal's invoice look-up) holds no permit meanwhile. The wait is shortened to 4 s
  * so the expiry test stays short; everything else is the shipped configuration.
  */
 @TestPropertySource(properties = "stripe.bulkhead.max-wait=4s")
@@ -118,6 +120,38 @@ class StripeBulkheadIntegrationTests extends StripeIntegrationTest {
         }
         assertThat(deliver(body).status()).as("Stripe's retry").isEqualTo(200);
         assertThat(eventState(late)).isEqualTo("completed");
+    }
+
+    @Test
+    void aReversalWaitingOnTheStripeApiHoldsNoPermit() throws Exception {
+        List<CompletableFuture<Http.Response>> reversals = new ArrayList<>();
+        for (int i = 0; i < bulkhead.permits(); i++) {
+            String paymentIntentId = id("pi");
+            psp.stubFor(WireMock.get(WireMock.urlPathEqualTo("/v1/invoice_payments"))
+                    .withQueryParam("payment[payment_intent]", WireMock.equalTo(paymentIntentId))
+                    .willReturn(json(StripeFixtures.invoicePayments(id("in"), paymentIntentId, 2900))
+                            .withFixedDelay(3_000)));
+            String body = StripeFixtures.event(id("evt"), "charge.refunded",
+                    StripeFixtures.charge(id("ch"), paymentIntentId, 2900, 2900));
+            reversals.add(CompletableFuture.supplyAsync(() -> deliver(body), senders));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (psp.findAll(WireMock.getRequestedFor(WireMock.urlPathEqualTo("/v1/invoice_payments"))).size()
+                < bulkhead.permits() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+
+        // every permit's delivery is waiting on Stripe's answer: a renewal still gets a permit at once
+        String eventId = id("evt");
+        long start = System.nanoTime();
+        Http.Response renewal = deliver(renewal(eventId, id("sub"), id("user"), 1, "conv_" + eventId));
+        assertThat(renewal.status()).as(renewal.body()).isEqualTo(200);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("renewal beside the slow look-ups")
+                .isLessThan(Duration.ofSeconds(2));
+        for (CompletableFuture<Http.Response> reversal : reversals) {
+            Http.Response r = reversal.get(30, TimeUnit.SECONDS);
+            assertThat(r.status()).as("reversal: %s", r.body()).isEqualTo(200);
+        }
     }
 
     private void hold() {
