@@ -41,6 +41,12 @@ class ReversalLinkOrchestrator implements StripeEventResolver {
         this.invoices = invoices;
     }
 
+    /** Only a reversal may ask Stripe; every other event passes through untouched. */
+    @Override
+    public boolean callsOut(StripeEvent event) {
+        return REVERSALS.contains(event.type());
+    }
+
     @Override
     public StripeEvent resolve(StripeEvent event) {
         if (!REVERSALS.contains(event.type())) {

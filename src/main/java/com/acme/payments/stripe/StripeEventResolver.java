@@ -8,6 +8,14 @@ package com.acme.payments.stripe;
  */
 public interface StripeEventResolver {
 
+    /**
+     * Whether {@link #resolve} may call out (the network) for this event; the orchestrator then gives back
+     * the event's database permit for the call. True unless the resolver knows better.
+     */
+    default boolean callsOut(StripeEvent event) {
+        return true;
+    }
+
     /** The event, with {@link StripeEvent#withLink} for anything looked up; the event itself when nothing is. */
     StripeEvent resolve(StripeEvent event);
 }

@@ -49,6 +49,17 @@ final class StripeProblems {
         }
     }
 
+    /**
+     * The database is busy: no permit of the bulkhead within {@code stripe.bulkhead.max-wait}. The same
+     * answer as an unreachable store (nothing was applied, Stripe retries), another detail.
+     */
+    static final class StoreBusy extends ApiProblem {
+        StoreBusy() {
+            super(ProblemType.DATABASE_UNAVAILABLE, "Too many events are being processed; retry shortly.");
+            retryAfter(Duration.ofSeconds(5));
+        }
+    }
+
     /** Processing failed and the claim was released, so Stripe's redelivery processes it afresh. */
     static final class EventFailed extends ApiProblem {
         EventFailed() {

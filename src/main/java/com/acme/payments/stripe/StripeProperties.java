@@ -3,7 +3,9 @@ package com.acme.payments.stripe;
 import java.time.Duration;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
 
+import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -23,6 +25,7 @@ import org.springframework.validation.annotation.Validated;
  *        exceed the slowest handler
  * @param apiTimeout connect and read timeout of one Stripe API call
  * @param prune the scheduled removal of completed event rows
+ * @param bulkhead how many deliveries may use the database at once, and how long the others queue
  */
 @Validated
 @ConfigurationProperties("stripe")
@@ -31,7 +34,8 @@ public record StripeProperties(String webhookSecret, String apiKey,
         @DefaultValue("300s") @DurationMin(millis = 1) Duration signatureTolerance,
         @DefaultValue("2m") @DurationMin(millis = 1) Duration claimExpiry,
         @DefaultValue("20s") @DurationMin(millis = 1) Duration apiTimeout,
-        @DefaultValue @Valid Prune prune) {
+        @DefaultValue @Valid Prune prune,
+        @DefaultValue @Valid Bulkhead bulkhead) {
 
     public StripeProperties {
         webhookSecret = blankToNull(webhookSecret);
@@ -61,6 +65,22 @@ public record StripeProperties(String webhookSecret, String apiKey,
             @DefaultValue("1h") @DurationMin(millis = 1) Duration interval) {
     }
 
+    /**
+     * The bound on Stripe deliveries inside the database ({@link StripeBulkhead}): the claim, the business
+     * transaction with its completion mark, and a release take a permit; the others queue in arrival order.
+     *
+     * @param permits deliveries of this instance in the database at once; unset = half the connection pool
+     *        (at least 1); must stay below the pool's size (checked at start-up), so the rest of the service
+     *        keeps connections during a burst
+     * @param maxWait how long one delivery may queue in all before it is answered 503 with {@code Retry-After};
+     *        at most 10s, so the answer reaches Stripe before its delivery timeout
+     */
+    public record Bulkhead(@Min(1) Integer permits,
+            @DefaultValue("8s") @DurationMin(millis = 1) @DurationMax(seconds = 10, message = "must be at most 10s "
+                    + "(the queued delivery must still be answered before Stripe's delivery timeout)")
+            Duration maxWait) {
+    }
+
     private static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value.strip();
     }
@@ -68,6 +88,6 @@ public record StripeProperties(String webhookSecret, String apiKey,
     @Override
     public String toString() { // never the secret or the key
         return "StripeProperties[apiBase=" + apiBase + ", webhookConfigured=" + webhookConfigured()
-                + ", apiConfigured=" + apiConfigured() + ", claimExpiry=" + claimExpiry + ", prune=" + prune + "]";
+                + ", apiConfigured=" + apiConfigured() + ", claimExpiry=" + claimExpiry + ", prune=" + prune + ", bulkhead=" + bulkhead + "]";
     }
 }

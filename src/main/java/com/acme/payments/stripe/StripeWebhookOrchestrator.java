@@ -16,9 +16,10 @@ import com.acme.payments.stripe.StripeEventHandler.Applied;
 import com.acme.payments.stripe.StripeEventApplier.ClaimLost;
 
 /**
- * The life of one verified event: claim, resolve what the payload lacks from the Stripe API (outside
- * any transaction), apply in one transaction (retried on serialization conflicts or deadlocks inside
- * the same claim), answer. A failure releases the claim and answers 500 (503 when it was the database)
+ * The life of one verified event: a permit of the {@link StripeBulkhead} (queued for, bounded), claim,
+ * resolve what the payload lacks from the Stripe API (outside any transaction and without the permit),
+ * apply in one transaction (retried on serialization conflicts or deadlocks inside the same claim), answer.
+ * No permit within the wait answers 503 {@code database-unavailable} with {@code Retry-After}. A failure releases the claim and answers 500 (503 when it was the database)
  * so Stripe's redelivery is let in; a crash never reaches the release, and the claim expiry recovers the event.
  * Not transactional itself: the claim, the business transaction and the release are separate commits.
  */
@@ -33,16 +34,18 @@ class StripeWebhookOrchestrator {
     private final SerializationRetry retry;
     private final StripeMetrics metrics;
     private final ObjectProvider<StripeEventResolver> resolvers;
+    private final StripeBulkhead bulkhead;
 
     StripeWebhookOrchestrator(ProcessedEventStore events, StripeEventApplier transaction,
             StripeEventHandler handler, SerializationRetry retry, StripeMetrics metrics,
-            ObjectProvider<StripeEventResolver> resolvers) {
+            ObjectProvider<StripeEventResolver> resolvers, StripeBulkhead bulkhead) {
         this.events = events;
         this.transaction = transaction;
         this.handler = handler;
         this.retry = retry;
         this.metrics = metrics;
         this.resolvers = resolvers;
+        this.bulkhead = bulkhead;
     }
 
     Outcome receive(StripeEvent event) {
@@ -51,6 +54,19 @@ class StripeWebhookOrchestrator {
             log.debug("stripe event not handled, eventId={} type={}", event.id(), event.type());
             return Outcome.UNHANDLED;
         }
+        StripeBulkhead.Permit permit;
+        try {
+            permit = bulkhead.enter();
+        } catch (StripeBulkhead.QueueTimeout busy) {
+            throw busy(event, null);
+        }
+        try (permit) {
+            return receive(event, permit);
+        }
+    }
+
+    /** Under the permit: claim, resolve (without the permit when a resolver calls out), apply, answer. */
+    private Outcome receive(StripeEvent event, StripeBulkhead.Permit permit) {
         Claim claim;
         try {
             claim = events.claim(event.id(), event.type());
@@ -80,9 +96,14 @@ class StripeWebhookOrchestrator {
         }
         Applied applied;
         try {
-            StripeEvent resolved = resolve(event); // Stripe API reads: before the transaction, never inside
+            // Stripe API reads: before the transaction, never inside, and never holding a permit
+            StripeEvent resolved = callsOut(event) ? permit.outside(() -> resolve(event)) : resolve(event);
             applied = retry.run("stripe event " + event.id(),
                     attempt -> transaction.apply(resolved, claim));
+        } catch (StripeBulkhead.QueueTimeout busy) {
+            // Queued again after the look-up and the wait ran out: give the claim back (one short statement
+            // outside the bound; if it fails the expiry recovers the event) so the retry is let in.
+            throw busy(event, release(claim));
         } catch (ClaimLost lost) {
             // Not ours any more: the new owner completes it. Nothing to release; Stripe retries.
             metrics.event(event.type(), "claim_lost");
@@ -90,8 +111,8 @@ class StripeWebhookOrchestrator {
             throw new StripeProblems.EventFailed();
         } catch (DataAccessResourceFailureException | TransientDataAccessResourceException
                 | CannotCreateTransactionException | TransactionSystemException unreachable) {
-            // The database, not the event: no connection within the pool's timeout (a loaded machine), a
-            // connection cut, a commit whose answer was lost. Same answer as an unreachable store: retry.
+            // The database, not the event: no connection within the pool's timeout, a connection cut, a
+            // commit whose answer was lost. Same answer as an unreachable store: retry.
             boolean released = release(claim);
             metrics.event(event.type(), "store_unavailable");
             log.warn("stripe event not applied, database unavailable, claim released={}, eventId={} error={}",
@@ -108,6 +129,17 @@ class StripeWebhookOrchestrator {
         log.info("stripe event {}, eventId={} type={}", applied == Applied.APPLIED ? "applied" : "ignored",
                 event.id(), event.type());
         return applied == Applied.APPLIED ? Outcome.APPLIED : Outcome.IGNORED;
+    }
+
+    private StripeProblems.StoreBusy busy(StripeEvent event, Boolean released) {
+        metrics.event(event.type(), "queue_timeout");
+        log.warn("stripe event not processed, no database permit within stripe.bulkhead.max-wait, claim "
+                + "released={}, eventId={} type={}", released, event.id(), event.type());
+        return new StripeProblems.StoreBusy();
+    }
+
+    private boolean callsOut(StripeEvent event) {
+        return resolvers.orderedStream().anyMatch(resolver -> resolver.callsOut(event));
     }
 
     private StripeEvent resolve(StripeEvent event) {

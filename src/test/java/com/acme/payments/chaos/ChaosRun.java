@@ -44,7 +44,7 @@ final class ChaosRun {
             DowngradeMonitor monitor = new DowngradeMonitor();
             monitor.start();
             StripeWorkload stripe = new StripeWorkload(new ServiceClient(services), settings.seed(), workload.tally(),
-                    faults.tally());
+                    faults.tally(), (from, to) -> faults.outage().map(o -> o.during(from, to)).orElse(false));
             workload.start(settings.shoppers());
             ExitsWorkload exits = new ExitsWorkload(new ServiceClient(services), sim, settings.seed(), workload.tally());
             exits.start(1);

@@ -11,7 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * 503 — {@code /actuator/health} DOWN and an API call {@code database-unavailable} — and once it is back
  * every instance must report UP again by itself, without a restart. Kills wait for an outage to end
  * ({@link #exclusive()}), so "without a restart" means what it says. The verdicts are answers, never
- * durations: the wait for UP is an upper bound.
+ * durations: the wait for UP is an upper bound. Each outage's window, from the stop until every instance
+ * is UP again, is kept ({@link #during}): a {@code 503 database-unavailable} is excused only inside one.
  */
 final class PostgresOutage {
 
@@ -25,6 +26,8 @@ final class PostgresOutage {
     private final ReentrantLock exclusive = new ReentrantLock();
     private final List<String> violations = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<String> observations = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<long[]> windows = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile long downSince = -1;
 
     PostgresOutage(ChaosPostgres server, ServiceProcesses services, Tally tally) {
         this.server = server;
@@ -49,6 +52,7 @@ final class PostgresOutage {
                 }
             }
             long stoppedAt = System.nanoTime();
+            downSince = stoppedAt;
             server.stop();
             tally.add("pg-server-stopped");
             boolean[] healthDown = new boolean[services.count()];
@@ -87,8 +91,24 @@ final class PostgresOutage {
             }
             observations.add("down " + downSeconds + " s, instances probed " + up);
         } finally {
+            if (downSince >= 0) {
+                windows.add(new long[] { downSince, System.nanoTime() });
+                downSince = -1;
+            }
             exclusive.unlock();
         }
+    }
+
+    /**
+     * Whether a request sent at {@code fromNanos} and answered at {@code toNanos} ({@link System#nanoTime})
+     * overlapped an outage: from the server's stop until every instance was UP again, or one going on now.
+     */
+    boolean during(long fromNanos, long toNanos) {
+        long since = downSince;
+        if (since >= 0 && toNanos >= since) {
+            return true;
+        }
+        return windows.stream().anyMatch(w -> fromNanos <= w[1] && toNanos >= w[0]);
     }
 
     private void probe(int instance, boolean[] healthDown, boolean[] api503) {

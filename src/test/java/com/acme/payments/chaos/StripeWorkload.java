@@ -38,6 +38,16 @@ final class StripeWorkload {
     record Reversed(String eventId, String kind, String userId, String invoiceId) {
     }
 
+    /** The answer to one burst event's first delivery ({@code 200}, or status and problem type), and whether
+     * the request overlapped a PostgreSQL outage the run injected. */
+    record BurstAnswer(String answer, boolean duringOutage) {
+    }
+
+    /** Whether a request between two {@link System#nanoTime} readings overlapped an injected outage. */
+    interface Outages {
+        boolean during(long fromNanos, long toNanos);
+    }
+
     static final int BURST_CONCURRENCY = 32;
 
     private final ServiceClient client;
@@ -49,7 +59,8 @@ final class StripeWorkload {
     private final List<Acked> acked = new CopyOnWriteArrayList<>();
     private final List<String> unacknowledged = new CopyOnWriteArrayList<>();
     private final List<Reversed> reversed = new CopyOnWriteArrayList<>();
-    private final List<String> burstFirstAnswers = new CopyOnWriteArrayList<>();
+    private final List<BurstAnswer> burstFirstAnswers = new CopyOnWriteArrayList<>();
+    private final Outages outages;
     private final List<Thread> threads = new ArrayList<>();
     private final ExecutorService redeliveries = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "chaos-stripe-redelivery");
@@ -58,8 +69,9 @@ final class StripeWorkload {
     });
     private volatile long giveUpAt = Long.MAX_VALUE;
 
-    StripeWorkload(ServiceClient client, long seed, Tally tally, Tally faults) {
+    StripeWorkload(ServiceClient client, long seed, Tally tally, Tally faults, Outages outages) {
         this.client = client;
+        this.outages = outages;
         this.seed = seed;
         this.tally = tally;
         this.faults = faults;
@@ -77,8 +89,8 @@ final class StripeWorkload {
         return reversed;
     }
 
-    /** The answer to each burst event's first delivery: {@code 200}, or status and problem type. */
-    List<String> burstFirstAnswers() {
+    /** The answer to each burst event's first delivery, with whether it overlapped an outage. */
+    List<BurstAnswer> burstFirstAnswers() {
         return burstFirstAnswers;
     }
 
@@ -197,7 +209,7 @@ final class StripeWorkload {
         ExecutorService pool = Executors.newFixedThreadPool(BURST_CONCURRENCY);
         try {
             java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-            List<CompletableFuture<Answer>> first = new ArrayList<>();
+            List<CompletableFuture<BurstAnswer>> first = new ArrayList<>();
             for (int i = 0; i < events.size(); i++) {
                 int instance = i % client.instances();
                 String body = events.get(i)[1];
@@ -207,14 +219,17 @@ final class StripeWorkload {
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
-                    return send(instance, body);
+                    long sent = System.nanoTime();
+                    Answer a = send(instance, body);
+                    String answer = a.status() == 200 ? "200" : a.status() + " " + a.problem();
+                    return new BurstAnswer(answer, outages.during(sent, System.nanoTime()));
                 }, pool));
             }
             go.countDown();
             for (int i = 0; i < events.size(); i++) {
-                Answer a = first.get(i).join();
-                burstFirstAnswers.add(a.status() == 200 ? "200" : a.status() + " " + a.problem());
-                tally.add("stripe.burst.first-answer." + (a.status() == 200 ? "200" : a.status() + " " + a.problem()));
+                BurstAnswer a = first.get(i).join();
+                burstFirstAnswers.add(a);
+                tally.add("stripe.burst.first-answer." + a.answer());
             }
         } finally {
             pool.shutdownNow();

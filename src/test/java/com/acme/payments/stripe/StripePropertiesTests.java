@@ -22,6 +22,21 @@ class StripePropertiesTests {
         assertThat(p.prune().retention()).isEqualTo(Duration.ofDays(30));
         assertThat(p.webhookConfigured()).isFalse();
         assertThat(p.apiConfigured()).isFalse();
+        assertThat(p.bulkhead().permits()).as("derived from the pool").isNull();
+        assertThat(p.bulkhead().maxWait()).isEqualTo(Duration.ofSeconds(8));
+    }
+
+    @Test
+    void aBulkheadWaitPastStripesTimeoutOrNoPermitIsRefused() {
+        assertThatThrownBy(() -> BoundSettings.bind(StripeProperties.class, "stripe",
+                Map.of("stripe.bulkhead.max-wait", "11s")))
+                .isInstanceOf(BindException.class).hasStackTraceContaining("must be at most 10s");
+        assertThatThrownBy(() -> BoundSettings.bind(StripeProperties.class, "stripe",
+                Map.of("stripe.bulkhead.permits", "0")))
+                .isInstanceOf(BindException.class).hasStackTraceContaining("permits");
+        assertThat(BoundSettings.bind(StripeProperties.class, "stripe", Map.of("stripe.bulkhead.max-wait", "10s",
+                "stripe.bulkhead.permits", "3")).bulkhead()).isEqualTo(
+                        new StripeProperties.Bulkhead(3, Duration.ofSeconds(10)));
     }
 
     @Test
