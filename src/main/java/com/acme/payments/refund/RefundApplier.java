@@ -21,7 +21,9 @@ import com.acme.payments.psp.PspPayment;
  * the PSP accepted (any non-failed state) is DONE with that {@code pspState}; DECLINED/CANCELLED is a
  * confirmed failure and gives the reservation back. A DONE refund the PSP declines later becomes FAILED
  * — the reservation released by the same conditional UPDATE's row, so once — with a
- * {@code refund_failed} effect. An abandoned refund the PSP made after all is DONE again.
+ * {@code refund_failed} effect. An abandoned refund the PSP made after all is DONE again. The same for
+ * an order's refund and a second charge's ({@code refundKey} null in its effect); only what is reserved
+ * differs, and {@link RefundStore} knows that.
  */
 @Component
 class RefundApplier {
@@ -48,7 +50,7 @@ class RefundApplier {
         Optional<Refund> settled = refunds.settle(refund.id(), failed ? RefundState.FAILED : RefundState.DONE,
                 payment.id(), payment.state(), payment.errorCode(), payment.errorMessage());
         if (settled.isPresent()) {
-            metrics.settled(failed ? "failed" : "done");
+            metrics.settled(refund, failed ? "failed" : "done");
             log.info("refund settled referenceId={} state={} pspState={} payment={}", refund.referenceId(),
                     settled.get().state(), payment.state(), payment.id());
             return true;
@@ -63,7 +65,7 @@ class RefundApplier {
             return false; // FAILED already: nothing is released twice
         }
         outbox.enqueue(refundFailed(failed.get()));
-        metrics.settled("reversed");
+        metrics.settled(refund, "reversed");
         log.error("refund referenceId={} was DONE, the PSP now reports {}: FAILED, reservation released",
                 refund.referenceId(), payment.state());
         return true;
@@ -77,8 +79,12 @@ class RefundApplier {
         if (!current.abandoned()) {
             return false;
         }
-        if (refunds.reviveAbandoned(refund.id(), payment.id(), payment.state()).isPresent()) {
-            metrics.settled("revived");
+        RefundStore.Revival revival = refunds.reviveAbandoned(refund.id(), payment.id(), payment.state());
+        if (revival == RefundStore.Revival.NOT_ABANDONED) {
+            return false; // revived meanwhile by the webhook or the poll
+        }
+        if (revival == RefundStore.Revival.REVIVED) {
+            metrics.settled(refund, "revived");
             log.error("refund referenceId={} was abandoned but the PSP made it ({}): DONE again, reserved again",
                     refund.referenceId(), payment.state());
             return true;
@@ -102,7 +108,7 @@ class RefundApplier {
     @Transactional
     Optional<Refund> abandon(String referenceId, String actor, String reason) {
         Optional<Refund> abandoned = refunds.abandon(referenceId, actor, reason);
-        abandoned.ifPresent(r -> metrics.settled("abandoned"));
+        abandoned.ifPresent(r -> metrics.settled(r, "abandoned"));
         return abandoned;
     }
 
@@ -112,7 +118,7 @@ class RefundApplier {
         boolean settled = refunds.settle(refund.id(), RefundState.FAILED, null, null, errorCode, errorMessage)
                 .isPresent();
         if (settled) {
-            metrics.settled("rejected");
+            metrics.settled(refund, "rejected");
         }
         return settled;
     }
