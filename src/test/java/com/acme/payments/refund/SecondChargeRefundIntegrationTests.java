@@ -222,6 +222,31 @@ class SecondChargeRefundIntegrationTests extends IntegrationTest {
     }
 
     @Test
+    @DisplayName("an abandoned second-charge refund the PSP made after all is learnt by the straggler poll: DONE again, the charge no longer refundable")
+    void abandonedSecondChargeRefundThePspMadeIsLearntByThePoll() {
+        String charge = secondCharge("8.00");
+        psp.stubFor(refundCreate().willReturn(aResponse().withStatus(503)));
+        psp.stubFor(findCall().willReturn(nothingFound()));
+        String reference = refundCharge(charge).json().path("referenceId").asString();
+        assertThat(admin().post("/api/admin/refunds/" + reference + "/abandon", "{}").status()).isEqualTo(200);
+        psp.resetAll();
+        jdbc.sql("UPDATE psp_refund_attempt SET updated_at = now() - interval '1 hour' WHERE reference_id = :r")
+                .param("r", reference).update();
+        psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(reference))
+                .willReturn(found(payment("rf-aw-" + charge, reference, "REFUND", "COMPLETED", "8.00", "EUR"))));
+
+        stragglers.poll();
+
+        JsonNode refund = listed(charge).path("refund");
+        assertThat(refund.path("referenceId").asString()).isEqualTo(reference);
+        assertThat(refund.path("state").asString()).isEqualTo("DONE");
+        Response replay = refundCharge(charge);
+        assertThat(replay.status()).as(replay.body()).isEqualTo(200);
+        assertThat(replay.json().path("referenceId").asString()).isEqualTo(reference);
+        assertThat(refundPostsFor(charge)).as("no second refund of the charge").isZero();
+    }
+
+    @Test
     @DisplayName("a second-charge refund DONE and DECLINED later by webhook is FAILED with one refund_failed effect")
     void lateDeclinedWebhookFailsASecondChargeRefundOnce() {
         String charge = secondCharge("9.00");
