@@ -44,7 +44,11 @@ class TableOwnershipTests {
             // the operator's listings show the order_ref beside each open row
             "AttemptStore.UNRESOLVED -> orders", "OperationStore.UNRESOLVED -> orders",
             "RefundStore.UNRESOLVED -> orders", "DuplicateChargeStore.BY_PAYMENT -> orders",
-            "DuplicateChargeStore.BY_REFUND -> orders", "DuplicateChargeStore.ALL -> orders");
+            "DuplicateChargeStore.ALL -> orders", "DuplicateChargeStore.NEVER_REFUNDED -> orders",
+            // a second charge is shown with its refund, and the auto-refund picks charges without one: a
+            // read of the refund feature's rows beside the charge, in the same statement
+            "DuplicateChargeStore.BY_PAYMENT -> psp_refund_attempt", "DuplicateChargeStore.ALL -> psp_refund_attempt",
+            "DuplicateChargeStore.NEVER_REFUNDED -> psp_refund_attempt");
 
     @Test
     @DisplayName("every table is written by the Stores of exactly one feature; other features' reads are named")

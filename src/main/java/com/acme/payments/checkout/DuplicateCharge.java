@@ -3,12 +3,17 @@ package com.acme.payments.checkout;
 import java.math.BigDecimal;
 import java.time.Instant;
 
-/** One row of {@code duplicate_charge}: a second real charge of an order, and its refund if any. */
-record DuplicateCharge(long id, long orderId, String orderRef, String pspPaymentId, BigDecimal amount,
-        String currency, Instant detectedAt, String refundReferenceId, String refundState,
-        String refundPspPaymentId, String refundErrorCode, String refundRequestedBy, long leaseVersion) {
+import com.acme.payments.refund.SecondChargeRefunds;
 
-    boolean refundOpen() {
-        return "IN_FLIGHT".equals(refundState) || "UNKNOWN".equals(refundState);
+/**
+ * One row of {@code duplicate_charge}: a second real charge of an order, with its refund if any (the live
+ * one, else the latest; a {@code psp_refund_attempt} row of the refund feature).
+ */
+record DuplicateCharge(long id, long orderId, String orderRef, String pspPaymentId, BigDecimal amount,
+        String currency, Instant detectedAt, String refundReferenceId, String refundState, String refundPspState,
+        String refundRequestedBy) {
+
+    SecondChargeRefunds.Charge toRefund() {
+        return new SecondChargeRefunds.Charge(id, orderId, pspPaymentId, amount, currency);
     }
 }

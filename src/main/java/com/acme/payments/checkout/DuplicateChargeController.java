@@ -1,6 +1,7 @@
 package com.acme.payments.checkout;
 
 import java.util.List;
+import java.util.Optional;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -19,6 +20,7 @@ import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
+import com.acme.payments.refund.SecondChargeRefunds;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.swagger.v3.oas.annotations.media.Content;
@@ -32,14 +34,14 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 class DuplicateChargeController {
 
     private final DuplicateChargeStore duplicates;
-    private final DuplicateChargeOrchestrator orchestrator;
+    private final SecondChargeRefunds refunds;
     private final OperatorAudit actions;
     private final JsonBodies bodies;
 
-    DuplicateChargeController(DuplicateChargeStore duplicates, DuplicateChargeOrchestrator orchestrator,
+    DuplicateChargeController(DuplicateChargeStore duplicates, SecondChargeRefunds refunds,
             OperatorAudit actions, JsonBodies bodies) {
         this.duplicates = duplicates;
-        this.orchestrator = orchestrator;
+        this.refunds = refunds;
         this.actions = actions;
         this.bodies = bodies;
     }
@@ -59,16 +61,14 @@ class DuplicateChargeController {
     ResponseEntity<RefundView> refund(@PathVariable String pspPaymentId, Caller caller,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
             @RequestBody(required = false) byte[] body) {
-        if (pspPaymentId.length() > 255 || duplicates.find(pspPaymentId).isEmpty()) {
-            throw new Problems.NotFound("Duplicate charge");
-        }
+        DuplicateCharge charge = (pspPaymentId.length() > 255 ? Optional.<DuplicateCharge>empty()
+                : duplicates.find(pspPaymentId)).orElseThrow(() -> new Problems.NotFound("Duplicate charge"));
         OperatorNote note = bodies.read(body, OperatorNote.class, true);
         actions.record(caller.actor(), "duplicate-refund", "payment:" + pspPaymentId, note.reason());
-        DuplicateChargeOrchestrator.Answer answer = orchestrator.refund(pspPaymentId, caller.actor());
-        DuplicateCharge charge = answer.charge();
+        SecondChargeRefunds.Answer answer = refunds.refund(charge.toRefund(), caller.actor(), note.reason());
         return ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK)
-                .body(new RefundView(charge.pspPaymentId(), charge.refundReferenceId(), charge.refundState(),
-                        charge.refundErrorCode(), charge.refundRequestedBy()));
+                .body(new RefundView(charge.pspPaymentId(), answer.referenceId(), answer.state(), answer.errorCode(),
+                        answer.pspState(), answer.requestedBy()));
     }
 
     /** {@code refund} is absent until someone asked for it. */
@@ -78,16 +78,22 @@ class DuplicateChargeController {
 
         static ChargeView of(DuplicateCharge charge) {
             RefundSummary refund = charge.refundReferenceId() == null ? null
-                    : new RefundSummary(charge.refundReferenceId(), charge.refundState(), charge.refundRequestedBy());
+                    : new RefundSummary(charge.refundReferenceId(), charge.refundState(), charge.refundPspState(),
+                            charge.refundRequestedBy());
             return new ChargeView(charge.orderRef(), charge.pspPaymentId(), charge.amount().toPlainString(),
                     charge.currency(), charge.detectedAt().toString(), refund);
         }
     }
 
-    record RefundSummary(String referenceId, String state, String requestedBy) {
+    /** The charge's live refund, else its latest; {@code pspState} is the PSP's state of the REFUND payment. */
+    record RefundSummary(String referenceId, String state,
+            @Schema(description = "The PSP's state of the REFUND payment; null until the PSP answered") String pspState,
+            String requestedBy) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record RefundView(String pspPaymentId, String referenceId, String state, String errorCode, String requestedBy) {
+    record RefundView(String pspPaymentId, String referenceId, String state, String errorCode,
+            @Schema(description = "The PSP's state of the REFUND payment (extension)") String pspState,
+            String requestedBy) {
     }
 }

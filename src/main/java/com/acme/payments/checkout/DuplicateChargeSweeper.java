@@ -1,7 +1,5 @@
 package com.acme.payments.checkout;
 
-import java.time.Clock;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
@@ -11,18 +9,17 @@ import org.springframework.stereotype.Component;
 import com.acme.payments.common.jobs.Backoff;
 import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
-import com.acme.payments.common.jobs.Sweep;
 import com.acme.payments.common.jobs.SweepProperties;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.refund.SecondChargeRefunds;
 
-import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 
 /**
- * Second charges' refunds that no request will finish: ages IN_FLIGHT ones whose owner died into
- * UNKNOWN and reconciles UNKNOWN ones by reference (claimed with SKIP LOCKED, fenced by version); with
- * {@code payments.duplicates.auto-refund} it also refunds charges nobody refunded yet — through the
- * same claim as the operator's call, so it never adds a second refund. The first part is the one
- * {@link Sweep} every such table uses; runs on {@code payments.sweep.*}.
+ * With {@code payments.duplicates.auto-refund}, refunds second charges nobody asked to refund yet — through
+ * the same claim as the operator's call ({@link SecondChargeRefunds}), so it never adds a second refund.
+ * Their refunds, once claimed, are refunds like any other: swept, polled and abandoned by the refund
+ * feature. Runs on {@code payments.sweep.*}.
  */
 @Component
 class DuplicateChargeSweeper implements SchedulingConfigurer {
@@ -30,25 +27,21 @@ class DuplicateChargeSweeper implements SchedulingConfigurer {
     private static final Logger log = LoggerFactory.getLogger(DuplicateChargeSweeper.class);
 
     private final DuplicateChargeStore duplicates;
-    private final DuplicateChargeOrchestrator orchestrator;
+    private final SecondChargeRefunds refunds;
     private final DuplicateChargeProperties duplicateProperties;
     private final SweepProperties properties;
     private final Shutdown shutdown;
     private final Backoff backoff;
-    private final Sweep<String> refundSweep;
 
-    DuplicateChargeSweeper(DuplicateChargeStore duplicates, DuplicateChargeOrchestrator orchestrator,
+    DuplicateChargeSweeper(DuplicateChargeStore duplicates, SecondChargeRefunds refunds,
             DuplicateChargeProperties duplicateProperties, SweepProperties properties, Shutdown shutdown,
-            Clock clock, MeterRegistry registry) {
+            Clock clock) {
         this.duplicates = duplicates;
-        this.orchestrator = orchestrator;
+        this.refunds = refunds;
         this.duplicateProperties = duplicateProperties;
         this.properties = properties;
         this.shutdown = shutdown;
         this.backoff = Backoff.forJob(clock, properties.interval());
-        this.refundSweep = new Sweep<>("duplicate-sweep", duplicates,
-                paymentId -> orchestrator.resolve(orchestrator.current(paymentId), true), properties, registry,
-                backoff, shutdown, clock);
     }
 
     @Override
@@ -58,24 +51,24 @@ class DuplicateChargeSweeper implements SchedulingConfigurer {
     }
 
     void sweep() {
-        refundSweep.run();
-        if (duplicateProperties.autoRefund()) {
-            for (String paymentId : duplicates.notRefunded(properties.batchSize())) {
-                if (shutdown.stopping()) {
-                    break;
-                }
-                autoRefund(paymentId);
+        if (!duplicateProperties.autoRefund()) {
+            return;
+        }
+        for (DuplicateCharge charge : duplicates.neverRefunded(properties.batchSize())) {
+            if (shutdown.stopping()) {
+                break;
             }
+            autoRefund(charge);
         }
     }
 
-    private void autoRefund(String paymentId) {
+    private void autoRefund(DuplicateCharge charge) {
         try {
-            orchestrator.refund(paymentId, "auto-refund");
+            refunds.refund(charge.toRefund(), "auto-refund", null);
         } catch (ApiProblem stillOpen) {
-            log.info("auto refund of duplicate charge payment={}: {}", paymentId, stillOpen.getMessage());
+            log.info("auto refund of duplicate charge payment={}: {}", charge.pspPaymentId(), stillOpen.getMessage());
         } catch (RuntimeException failed) {
-            log.warn("auto refund of duplicate charge payment={} failed: {}", paymentId, failed.toString());
+            log.warn("auto refund of duplicate charge payment={} failed: {}", charge.pspPaymentId(), failed.toString());
         }
     }
 }

@@ -26,9 +26,11 @@ import com.acme.payments.psp.PspPayment;
  * the PSP accepted (any non-failed state) is DONE with that {@code pspState}; DECLINED/CANCELLED is a
  * confirmed failure and gives the reservation back. A DONE refund the PSP declines later becomes FAILED
  * — the reservation released by the same conditional UPDATE's row, so once — with a
- * {@code refund_failed} effect. An abandoned refund the PSP made after all is DONE again. Final is final: a
- * report contradicting a final {@code pspState} (DECLINED for a COMPLETED refund, COMPLETED for a declined
- * one) changes nothing and is a discrepancy, as is an abandoned refund made after all that no longer fits.
+ * {@code refund_failed} effect. An abandoned refund the PSP made after all is DONE again. The same for
+ * an order's refund and a second charge's ({@code refundKey} null in its effect); only what is reserved
+ * differs, and {@link RefundStore} knows that. Final is final: a report contradicting a final
+ * {@code pspState} (DECLINED for a COMPLETED refund, COMPLETED for a declined one) changes nothing and is a
+ * discrepancy, as is an abandoned refund made after all that no longer fits.
  */
 @Component
 class RefundApplier {
@@ -74,7 +76,7 @@ class RefundApplier {
         Optional<Refund> settled = refunds.settle(refund.id(), failed ? RefundState.FAILED : RefundState.DONE,
                 payment.id(), payment.state(), payment.errorCode(), payment.errorMessage());
         if (settled.isPresent()) {
-            metrics.settled(failed ? "failed" : "done");
+            metrics.settled(refund, failed ? "failed" : "done");
             log.info("refund settled referenceId={} state={} pspState={} payment={}", refund.referenceId(),
                     settled.get().state(), payment.state(), payment.id());
             return Result.CHANGED;
@@ -92,7 +94,7 @@ class RefundApplier {
             return completed ? contradicted(current, payment) : Result.UNCHANGED;
         }
         outbox.enqueue(refundFailed(failed.get()));
-        metrics.settled("reversed");
+        metrics.settled(refund, "reversed");
         log.error("refund referenceId={} was DONE, the PSP now reports {}: FAILED, reservation released",
                 refund.referenceId(), payment.state());
         return Result.CHANGED;
@@ -110,8 +112,12 @@ class RefundApplier {
             return declined && payment.paymentState() == PaymentState.COMPLETED ? contradicted(current, payment)
                     : Result.UNCHANGED;
         }
-        if (refunds.reviveAbandoned(refund.id(), payment.id(), payment.state()).isPresent()) {
-            metrics.settled("revived");
+        RefundStore.Revival revival = refunds.reviveAbandoned(refund.id(), payment.id(), payment.state());
+        if (revival == RefundStore.Revival.NOT_ABANDONED) {
+            return Result.UNCHANGED; // revived meanwhile by the webhook or the poll
+        }
+        if (revival == RefundStore.Revival.REVIVED) {
+            metrics.settled(refund, "revived");
             log.error("refund referenceId={} was abandoned but the PSP made it ({}): DONE again, reserved again",
                     refund.referenceId(), payment.state());
             return Result.CHANGED;
@@ -140,6 +146,14 @@ class RefundApplier {
      */
     private void overRefunded(Refund current, PspPayment payment) {
         Order order = orders.findById(current.orderId()).orElseThrow();
+        if (current.ofSecondCharge()) { // another refund of the charge is live: this whole refund is the excess
+            discrepancies.record(Discrepancy.of(DiscrepancyKind.OVER_REFUND, order.orderRef(),
+                    refundPaymentId(current, payment), current.amount(), current.currency(),
+                    "abandoned refund " + current.referenceId() + " of a second charge was made by the PSP after all ("
+                            + payment.state() + ") while another refund of that charge is live: refunded twice,"
+                            + " needs an operator"));
+            return;
+        }
         BigDecimal excess = order.refundedAmount().add(current.amount()).subtract(order.paidAmount());
         discrepancies.record(Discrepancy.of(DiscrepancyKind.OVER_REFUND, order.orderRef(),
                 refundPaymentId(current, payment), excess.max(BigDecimal.ZERO), current.currency(),
@@ -167,7 +181,7 @@ class RefundApplier {
     @Transactional
     Optional<Refund> abandon(String referenceId, String actor, String reason) {
         Optional<Refund> abandoned = refunds.abandon(referenceId, actor, reason);
-        abandoned.ifPresent(r -> metrics.settled("abandoned"));
+        abandoned.ifPresent(r -> metrics.settled(r, "abandoned"));
         return abandoned;
     }
 
@@ -177,7 +191,7 @@ class RefundApplier {
         boolean settled = refunds.settle(refund.id(), RefundState.FAILED, null, null, errorCode, errorMessage)
                 .isPresent();
         if (settled) {
-            metrics.settled("rejected");
+            metrics.settled(refund, "rejected");
         }
         return settled;
     }

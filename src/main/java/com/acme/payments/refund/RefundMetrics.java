@@ -17,7 +17,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * {@code payments.refunds} (counter by outcome: done, failed, rejected, unknown) and
+ * {@code payments.refunds} (counter by outcome: done, failed, rejected, unknown, abandoned, reversed,
+ * revived), {@code payments.duplicate.refunds} (the same outcomes for second charges' refunds) and
  * {@code payments.refunds.reserved} (gauge by currency: amount reserved by refunds not yet settled),
  * re-read from the database every {@code payments.refunds.gauge-refresh} (15 s) so every instance reports
  * the same figure.
@@ -26,6 +27,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 class RefundMetrics implements SchedulingConfigurer {
 
     private static final Duration FIRST_REFRESH = Duration.ofSeconds(5);
+    private static final String ORDER_REFUNDS = "payments.refunds";
+    private static final String CHARGE_REFUNDS = "payments.duplicate.refunds";
 
     private final MeterRegistry registry;
     private final RefundStore refunds;
@@ -37,7 +40,10 @@ class RefundMetrics implements SchedulingConfigurer {
         this.refunds = refunds;
         this.refresh = properties.gaugeRefresh();
         // at zero from the start, so dashboards and rate() see every outcome before its first event
-        List.of("done", "failed", "rejected", "unknown", "abandoned", "reversed", "revived").forEach(this::counter);
+        List.of("done", "failed", "rejected", "unknown", "abandoned", "reversed", "revived").forEach(outcome -> {
+            counter(ORDER_REFUNDS, outcome);
+            counter(CHARGE_REFUNDS, outcome);
+        });
     }
 
     @Override
@@ -45,13 +51,15 @@ class RefundMetrics implements SchedulingConfigurer {
         Schedules.fixedDelay(registrar, refresh, FIRST_REFRESH, this, "refreshReserved");
     }
 
-    void settled(String outcome) {
-        counter(outcome).increment();
+    void settled(Refund refund, String outcome) {
+        counter(refund.ofSecondCharge() ? CHARGE_REFUNDS : ORDER_REFUNDS, outcome).increment();
     }
 
-    private Counter counter(String outcome) {
-        return Counter.builder("payments.refunds").description("Refund settlements by outcome").tag("outcome", outcome)
-                .register(registry);
+    private Counter counter(String name, String outcome) {
+        return Counter.builder(name)
+                .description(name.equals(ORDER_REFUNDS) ? "Refund settlements by outcome"
+                        : "Refunds of second charges by outcome")
+                .tag("outcome", outcome).register(registry);
     }
 
     void refreshReserved() {

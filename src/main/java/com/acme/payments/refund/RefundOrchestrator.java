@@ -23,12 +23,13 @@ import com.acme.payments.refund.RefundProblems.RefundOutcomeUnknown;
 import com.acme.payments.refund.RefundStore.Claim;
 
 /**
- * The refund flow; deliberately NOT transactional. Claim and reservation commit first; only the
- * claim's owner POSTs the REFUND payment; every other caller (a retry with the same key, a concurrent
- * double-click) replays the stored result or reconciles by the stored reference — never a second POST.
+ * The refund flow, for an order's payment and for a second charge alike; deliberately NOT transactional.
+ * Claim and reservation commit first; only the claim's owner POSTs the REFUND payment; every other caller
+ * (a retry with the same key, a concurrent double-click, another instance, the auto-refund) replays the
+ * stored result or reconciles by the stored reference — never a second POST.
  */
 @Component
-class RefundOrchestrator {
+class RefundOrchestrator implements SecondChargeRefunds {
 
     private static final Logger log = LoggerFactory.getLogger(RefundOrchestrator.class);
 
@@ -59,20 +60,41 @@ class RefundOrchestrator {
             return new Answer(settledOrResolved(claim.refund()), false);
         }
         log.info("refund claimed orderRef={} referenceId={}", order.orderRef(), claim.refund().referenceId());
-        return new Answer(createRefund(order, claim.refund()), true);
+        return new Answer(createRefund(order.pspPaymentId(), claim.refund()), true);
     }
 
-    private Refund createRefund(Order order, Refund refund) {
+    /** A second charge's full refund: the charge's live refund replays, else this call owns a new one. */
+    @Override
+    public SecondChargeRefunds.Answer refund(Charge charge, String actor, String reason) {
+        Claim claim = refunds.claimCharge(charge.orderId(), charge.id(), charge.amount(), charge.currency(),
+                "dcr_" + UUID.randomUUID().toString().replace("-", ""), actor, reason);
+        Refund refund;
+        try {
+            if (!claim.owner()) {
+                refund = settledOrResolved(claim.refund());
+            } else {
+                log.info("second charge refund claimed payment={} referenceId={} by {}", charge.pspPaymentId(),
+                        claim.refund().referenceId(), actor);
+                refund = createRefund(charge.pspPaymentId(), claim.refund());
+            }
+        } catch (RefundOutcomeUnknown open) {
+            throw RefundOutcomeUnknown.ofSecondCharge(claim.refund().referenceId(), properties.retryAfter());
+        }
+        return new SecondChargeRefunds.Answer(refund.referenceId(), refund.state().name(), refund.pspState(),
+                refund.errorCode(), refund.requestedBy(), claim.owner());
+    }
+
+    private Refund createRefund(String parentPaymentId, Refund refund) {
         PspPayment payment;
         try {
             payment = psp.create(CreatePayment.refund(refund.amount(), refund.currency(), refund.referenceId(),
-                    order.pspPaymentId()));
+                    parentPaymentId));
         } catch (PspRejected rejected) {
             applier.reject(refund, rejected.errorCode(), rejected.getMessage());
             return current(refund);
         } catch (PaymentOutcomeUnknown unknown) {
             refunds.markUnknown(refund.id());
-            metrics.settled("unknown");
+            metrics.settled(refund, "unknown");
             log.warn("refund outcome unknown referenceId={}: {}", refund.referenceId(), unknown.getMessage());
             return settledOrResolved(current(refund));
         } catch (RuntimeException | Error unclassified) {

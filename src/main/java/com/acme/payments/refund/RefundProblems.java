@@ -39,9 +39,18 @@ final class RefundProblems {
 
     static final class RefundOutcomeUnknown extends ApiProblem {
         RefundOutcomeUnknown(String referenceId, Duration retryAfter) {
-            super(ProblemType.REFUND_OUTCOME_UNKNOWN, "The payment provider's answer is not known yet; retry with the same Idempotency-Key later.");
+            this(referenceId, retryAfter, "The payment provider's answer is not known yet; retry with the same Idempotency-Key later.");
+        }
+
+        RefundOutcomeUnknown(String referenceId, Duration retryAfter, String detail) {
+            super(ProblemType.REFUND_OUTCOME_UNKNOWN, detail);
             with("referenceId", referenceId);
             retryAfter(retryAfter);
+        }
+
+        static RefundOutcomeUnknown ofSecondCharge(String referenceId, Duration retryAfter) {
+            return new RefundOutcomeUnknown(referenceId, retryAfter,
+                    "The payment provider's answer is not known yet; call again later.");
         }
     }
 

@@ -28,11 +28,19 @@ import com.acme.payments.refund.RefundProblems.RefundExceedsRemainder;
 import com.acme.payments.refund.RefundProblems.RefundKeyReused;
 
 /**
- * Owns {@code psp_refund_attempt}. The refund reservation on {@code orders.refunded_amount} is written
- * by {@link OrderStore} (the owner of {@code orders}), called inside this Store's transactions. The claim
- * is one committed transaction under the order's row lock; settlement is state-conditional, and only a
- * settlement that moved the row to FAILED gives the reservation back — so it happens exactly once,
+ * Owns {@code psp_refund_attempt}: the refunds of orders and of second charges, one mechanism. What a
+ * refund reserves depends on what it refunds. An order's refund reserves on {@code orders.refunded_amount},
+ * written by {@link OrderStore} (the owner of {@code orders}) inside this Store's transactions. A second
+ * charge's refund reserves the charge itself: its row is the charge's one IN_FLIGHT/UNKNOWN/DONE refund
+ * (the unique index {@code psp_refund_one_live_per_charge}), and leaving those states is the release. The
+ * claim is one committed transaction under the order's row lock; settlement is state-conditional, and only
+ * a settlement that moved the row to FAILED gives the reservation back — so it happens exactly once,
  * whoever settles (owner, retry, webhook, sweep).
+ *
+ * <p>Lock order, everywhere: a refund row before its order row. Settling, failing and abandoning update
+ * the refund row, then release on the order; reviving locks the refund row first, then the order; the
+ * sweep's lease locks the refund row before any of these. A claim locks only the order (its refund row is
+ * new). So no two refund transactions ever wait for each other in opposite orders.
  */
 @Repository
 @Transactional
@@ -41,12 +49,24 @@ class RefundStore implements SweptTable<Refund> {
     private static final String BY_KEY = "SELECT * FROM psp_refund_attempt WHERE order_id = :orderId AND refund_key = :key";
     private static final String OTHER_UNKNOWN = """
             SELECT EXISTS (SELECT 1 FROM psp_refund_attempt
-                            WHERE order_id = :orderId AND state = 'UNKNOWN' AND refund_key <> :key)
+                            WHERE order_id = :orderId AND state = 'UNKNOWN' AND refund_key <> :key
+                              AND duplicate_charge_id IS NULL)
             """;
     private static final String INSERT = """
             INSERT INTO psp_refund_attempt (order_id, refund_key, reference_id, amount, currency, state, requested_by,
                                             reason)
             VALUES (:orderId, :key, :referenceId, :amount, :currency, 'IN_FLIGHT', :actor, :reason)
+            RETURNING *
+            """;
+    /** A second charge's live refund (IN_FLIGHT, UNKNOWN or DONE): at most one, by the unique index. */
+    private static final String LIVE_FOR_CHARGE = """
+            SELECT * FROM psp_refund_attempt
+             WHERE duplicate_charge_id = :chargeId AND state IN ('IN_FLIGHT', 'UNKNOWN', 'DONE')
+            """;
+    private static final String INSERT_FOR_CHARGE = """
+            INSERT INTO psp_refund_attempt (order_id, duplicate_charge_id, reference_id, amount, currency, state,
+                                            requested_by, reason)
+            VALUES (:orderId, :chargeId, :referenceId, :amount, :currency, 'IN_FLIGHT', :actor, :reason)
             RETURNING *
             """;
     private static final String SETTLE = """
@@ -93,10 +113,10 @@ class RefundStore implements SweptTable<Refund> {
                SET state = 'DONE', psp_payment_id = coalesce(psp_payment_id, :paymentId), psp_state = :pspState,
                    error_code = NULL, error_message = NULL, updated_at = now()
              WHERE id = :id AND state = 'FAILED' AND error_code = 'abandoned'
-            RETURNING *
             """;
     private static final String UNRESOLVED = """
-            SELECT r.reference_id, o.order_ref, r.state, r.created_at FROM psp_refund_attempt r
+            SELECT CASE WHEN r.duplicate_charge_id IS NULL THEN 'refund' ELSE 'duplicate_refund' END AS kind,
+                   r.reference_id, o.order_ref, r.state, r.created_at FROM psp_refund_attempt r
               JOIN orders o ON o.id = r.order_id
              WHERE r.state IN ('IN_FLIGHT', 'UNKNOWN') ORDER BY r.created_at LIMIT :limit
             """;
@@ -127,12 +147,15 @@ class RefundStore implements SweptTable<Refund> {
             UPDATE psp_refund_attempt SET state = 'UNKNOWN', updated_at = now() WHERE id = :id AND state = 'IN_FLIGHT'
             """;
     private static final String BY_ID = "SELECT * FROM psp_refund_attempt WHERE id = :id";
+    private static final String LOCK_BY_ID = "SELECT * FROM psp_refund_attempt WHERE id = :id FOR UPDATE";
     private static final String BY_PAYMENT = "SELECT * FROM psp_refund_attempt WHERE psp_payment_id = :paymentId";
     private static final String BY_REFERENCE = "SELECT * FROM psp_refund_attempt WHERE reference_id = :referenceId";
-    private static final String FOR_ORDER = "SELECT * FROM psp_refund_attempt WHERE order_id = :orderId ORDER BY id";
+    private static final String FOR_ORDER = """
+            SELECT * FROM psp_refund_attempt WHERE order_id = :orderId AND duplicate_charge_id IS NULL ORDER BY id
+            """;
     private static final String RESERVED_BY_CURRENCY = """
             SELECT currency, sum(amount) AS reserved FROM psp_refund_attempt
-             WHERE state IN ('IN_FLIGHT', 'UNKNOWN') GROUP BY currency
+             WHERE state IN ('IN_FLIGHT', 'UNKNOWN') AND duplicate_charge_id IS NULL GROUP BY currency
             """;
 
     private static final String AGE_IN_FLIGHT = """
@@ -207,6 +230,24 @@ class RefundStore implements SweptTable<Refund> {
     }
 
     /**
+     * The claim of a second charge's full refund, in one committed transaction under the order's row lock
+     * (as an order's refund, so a revival of an abandoned refund of this charge is serialised with it): the
+     * charge's live refund replays; without one a new refund is inserted, which is the reservation. The
+     * unique index refuses a second live refund even if a caller skipped the lock.
+     */
+    Claim claimCharge(long orderId, long chargeId, BigDecimal amount, String currency, String newReference,
+            String actor, String reason) {
+        orders.lockForRefund(orderId);
+        Optional<Refund> live = jdbc.sql(LIVE_FOR_CHARGE).param("chargeId", chargeId).query(ROW).optional();
+        if (live.isPresent()) {
+            return new Claim(live.get(), false);
+        }
+        return new Claim(jdbc.sql(INSERT_FOR_CHARGE).param("orderId", orderId).param("chargeId", chargeId)
+                .param("referenceId", newReference).param("amount", amount).param("currency", currency)
+                .param("actor", actor).param("reason", reason).query(ROW).single(), true);
+    }
+
+    /**
      * Moves an open refund to DONE or FAILED; a FAILED settlement releases the reservation in the same
      * transaction. Empty when someone else settled it first (then nothing is released twice).
      */
@@ -251,25 +292,41 @@ class RefundStore implements SweptTable<Refund> {
     }
 
     /**
-     * An abandoned refund the PSP made after all: DONE again, reserved again if the remainder allows.
-     * Empty when it was not abandoned, or when the remainder no longer holds it (then nothing changes and
-     * the caller reports an over-refund).
+     * An abandoned refund the PSP made after all: DONE again, reserved again if there is room (the order's
+     * remainder, or a second charge without another live refund). The refund row is locked before the
+     * order (the lock order above), then re-read under both locks. {@code NO_ROOM} changes nothing: the
+     * caller reports an over-refund.
      */
-    Optional<Refund> reviveAbandoned(long id, String paymentId, String pspState) {
-        Refund refund = jdbc.sql(BY_ID).param("id", id).query(ROW).single();
+    Revival reviveAbandoned(long id, String paymentId, String pspState) {
+        Refund refund = jdbc.sql(LOCK_BY_ID).param("id", id).query(ROW).single();
         orders.lockForRefund(refund.orderId());
-        Refund locked = jdbc.sql(BY_ID).param("id", id).query(ROW).single(); // under the order lock: settled money
+        Refund locked = jdbc.sql(BY_ID).param("id", id).query(ROW).single(); // under both locks: settled money
         if (!locked.abandoned()) {
-            return Optional.empty();
+            return Revival.NOT_ABANDONED;
         }
-        if (!orders.reserveRefund(locked.orderId(), locked.amount())) {
-            return Optional.empty();
+        if (!reserveAgain(locked)) {
+            return Revival.NO_ROOM;
         }
-        return Optional.of(jdbc.sql(REVIVE_ABANDONED).param("id", id).param("paymentId", paymentId)
-                .param("pspState", pspState).query(ROW).single());
+        if (!Rows.atMostOne(jdbc.sql(REVIVE_ABANDONED).param("id", id).param("paymentId", paymentId)
+                .param("pspState", pspState).update(), "psp_refund_attempt")) {
+            throw new IllegalStateException("refund " + id + " abandoned under its lock but not revived");
+        }
+        return Revival.REVIVED;
     }
 
+    private boolean reserveAgain(Refund refund) {
+        if (refund.ofSecondCharge()) {
+            return jdbc.sql(LIVE_FOR_CHARGE).param("chargeId", refund.duplicateChargeId()).query(ROW).optional()
+                    .isEmpty();
+        }
+        return orders.reserveRefund(refund.orderId(), refund.amount());
+    }
+
+    /** A second charge's refund releases by leaving the live states: nothing to give back on the order. */
     private void release(Refund refund) {
+        if (refund.ofSecondCharge()) {
+            return;
+        }
         if (!orders.releaseRefund(refund.orderId(), refund.amount())) {
             throw new IllegalStateException("refund " + refund.id() + ": reservation to release is missing");
         }
@@ -283,7 +340,7 @@ class RefundStore implements SweptTable<Refund> {
     @Transactional(readOnly = true)
     List<Unresolved> unresolved(int limit) {
         return jdbc.sql(UNRESOLVED).param("limit", limit)
-                .query((rs, n) -> new Unresolved("refund", rs.getString("reference_id"),
+                .query((rs, n) -> new Unresolved(rs.getString("kind"), rs.getString("reference_id"),
                         rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("created_at").toInstant()))
                 .list();
     }
@@ -359,9 +416,14 @@ class RefundStore implements SweptTable<Refund> {
                 RefundState.valueOf(rs.getString("state")), rs.getString("psp_payment_id"),
                 rs.getString("error_code"), rs.getString("error_message"), rs.getTimestamp("created_at").toInstant(),
                 rs.getLong("lease_version"), rs.getString("psp_state"), rs.getString("requested_by"),
-                rs.getString("reason"), rs.getString("abandoned_by"));
+                rs.getString("reason"), rs.getString("abandoned_by"), rs.getObject("duplicate_charge_id", Long.class));
     }
 
     record Claim(Refund refund, boolean owner) {
+    }
+
+    /** What {@link #reviveAbandoned} did: DONE again, not abandoned (any more), or no room to book it again. */
+    enum Revival {
+        REVIVED, NOT_ABANDONED, NO_ROOM
     }
 }

@@ -88,7 +88,11 @@ final class ExitsInvariants {
                 }
             }
             try (ResultSet rs = s.executeQuery(
-                    "SELECT order_id, psp_payment_id, refund_reference_id, refund_state FROM duplicate_charge")) {
+                    """
+                    SELECT d.order_id, d.psp_payment_id, r.reference_id, r.state FROM duplicate_charge d
+                      LEFT JOIN LATERAL (SELECT reference_id, state FROM psp_refund_attempt
+                                          WHERE duplicate_charge_id = d.id
+                                          ORDER BY state <> 'FAILED' DESC, id DESC LIMIT 1) r ON true""")) {
                 while (rs.next()) {
                     duplicates.add(new Duplicate(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4)));
                 }

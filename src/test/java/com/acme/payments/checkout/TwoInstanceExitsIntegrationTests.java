@@ -152,8 +152,10 @@ class TwoInstanceExitsIntegrationTests extends IntegrationTest {
         sweeper.sweep();
         sweeper.sweep();
         assertThat(refundPostsFor(hidden)).isEqualTo(1);
-        var row = jdbc.sql("SELECT refund_state, refund_requested_by FROM duplicate_charge WHERE psp_payment_id = :p")
-                .param("p", hidden).query().singleRow();
+        var row = jdbc.sql("""
+                SELECT r.state AS refund_state, r.requested_by AS refund_requested_by
+                  FROM psp_refund_attempt r JOIN duplicate_charge d ON d.id = r.duplicate_charge_id
+                 WHERE d.psp_payment_id = :p""").param("p", hidden).query().singleRow();
         assertThat(row.get("refund_state")).isEqualTo("DONE");
         assertThat(row.get("refund_requested_by")).isEqualTo("auto-refund");
     }
