@@ -7,6 +7,8 @@
 -- read by this version; they stay (an old instance still reads them during a rolling deploy) until a later
 -- contract migration drops them. So that an old instance can never start a second refund of a charge
 -- beside a new one, writes to them are refused from here on: an old instance's claim fails (500) instead.
+SET LOCAL lock_timeout = '5s';
+
 ALTER TABLE psp_refund_attempt ALTER COLUMN refund_key DROP NOT NULL;
 ALTER TABLE psp_refund_attempt ADD COLUMN duplicate_charge_id bigint;
 ALTER TABLE psp_refund_attempt ADD CONSTRAINT psp_refund_duplicate_charge_fk
@@ -29,17 +31,4 @@ $$;
 CREATE TRIGGER duplicate_charge_refund_columns_retired BEFORE UPDATE ON duplicate_charge
     FOR EACH ROW EXECUTE FUNCTION duplicate_charge_refund_columns_retired();
 
--- The refunds of existing rows move into the new shape (one statement: second charges are few). Their PSP
--- state was never stored: a DONE one has psp_state NULL, so the straggler poll reads it once from the PSP
--- and learns a late DECLINED it may have missed. An open one is swept by reference as any refund.
-INSERT INTO psp_refund_attempt (order_id, duplicate_charge_id, reference_id, amount, currency, state,
-                                psp_payment_id, error_code, requested_by, created_at, updated_at)
-SELECT order_id, id, refund_reference_id, amount, currency, refund_state, refund_psp_payment_id,
-       refund_error_code, refund_requested_by, coalesce(refund_updated_at, detected_at),
-       coalesce(refund_updated_at, detected_at)
-  FROM duplicate_charge
- WHERE refund_reference_id IS NOT NULL
-ON CONFLICT (reference_id) DO NOTHING;
-
-ALTER TABLE psp_refund_attempt VALIDATE CONSTRAINT psp_refund_duplicate_charge_fk;
-ALTER TABLE psp_refund_attempt VALIDATE CONSTRAINT psp_refund_key_or_charge;
+-- The existing refunds are copied and both constraints validated by V319, outside this transaction.
