@@ -43,11 +43,11 @@ class TableOwnershipTests {
             "OrderStore.TO_FAILED -> psp_attempt", "OrderStore.TO_PROCESSING -> psp_attempt",
             // the operator's listings show the order_ref beside each open row
             "AttemptStore.UNRESOLVED -> orders", "OperationStore.UNRESOLVED -> orders",
-            "RefundStore.UNRESOLVED -> orders", "DuplicateChargeStore.BY_PAYMENT -> orders",
-            "DuplicateChargeStore.ALL -> orders", "DuplicateChargeStore.NEVER_REFUNDED -> orders",
+            "RefundStore.UNRESOLVED -> orders", "DuplicateChargeStore.WITH_REFUND -> orders",
+            "DuplicateChargeStore.NEVER_REFUNDED -> orders",
             // a second charge is shown with its refund, and the auto-refund picks charges without one: a
             // read of the refund feature's rows beside the charge, in the same statement
-            "DuplicateChargeStore.BY_PAYMENT -> psp_refund_attempt", "DuplicateChargeStore.ALL -> psp_refund_attempt",
+            "DuplicateChargeStore.WITH_REFUND -> psp_refund_attempt",
             "DuplicateChargeStore.NEVER_REFUNDED -> psp_refund_attempt");
 
     @Test

@@ -28,25 +28,17 @@ class DuplicateChargeStore {
             VALUES (:orderId, :paymentId, :amount, :currency)
             ON CONFLICT (psp_payment_id) DO NOTHING
             """;
-    /** The charge's refund to show: its live one (at most one), else its latest. */
-    private static final String BY_PAYMENT = """
+    /** Each charge with the refund to show: its live one (at most one), else its latest. */
+    private static final String WITH_REFUND = """
             SELECT d.id, d.order_id, o.order_ref, d.psp_payment_id, d.amount, d.currency, d.detected_at,
                    r.reference_id, r.state, r.psp_state, r.requested_by
               FROM duplicate_charge d JOIN orders o ON o.id = d.order_id
               LEFT JOIN LATERAL (SELECT reference_id, state, psp_state, requested_by FROM psp_refund_attempt
                                   WHERE duplicate_charge_id = d.id
                                   ORDER BY state <> 'FAILED' DESC, id DESC LIMIT 1) r ON true
-             WHERE d.psp_payment_id = :paymentId
             """;
-    private static final String ALL = """
-            SELECT d.id, d.order_id, o.order_ref, d.psp_payment_id, d.amount, d.currency, d.detected_at,
-                   r.reference_id, r.state, r.psp_state, r.requested_by
-              FROM duplicate_charge d JOIN orders o ON o.id = d.order_id
-              LEFT JOIN LATERAL (SELECT reference_id, state, psp_state, requested_by FROM psp_refund_attempt
-                                  WHERE duplicate_charge_id = d.id
-                                  ORDER BY state <> 'FAILED' DESC, id DESC LIMIT 1) r ON true
-             ORDER BY d.id
-            """;
+    private static final String BY_PAYMENT = WITH_REFUND + " WHERE d.psp_payment_id = :paymentId";
+    private static final String ALL = WITH_REFUND + " ORDER BY d.id";
     /** Charges nobody asked to refund yet (the auto-refund's work; one that failed waits for an operator). */
     private static final String NEVER_REFUNDED = """
             SELECT d.id, d.order_id, o.order_ref, d.psp_payment_id, d.amount, d.currency, d.detected_at,

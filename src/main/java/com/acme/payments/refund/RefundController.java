@@ -22,7 +22,9 @@ import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderLookup;
+import com.acme.payments.order.OrderStore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -39,15 +41,17 @@ class RefundController {
     private static final int MAX_KEY = 255;
 
     private final OrderLookup orders;
+    private final OrderStore orderRows;
     private final RefundOrchestrator orchestrator;
     private final RefundStore refunds;
     private final JsonBodies bodies;
     private final OperatorAudit actions;
 
-    RefundController(OrderLookup orders, RefundOrchestrator orchestrator, RefundStore refunds, JsonBodies bodies,
-            OperatorAudit actions) {
+    RefundController(OrderLookup orders, OrderStore orderRows, RefundOrchestrator orchestrator, RefundStore refunds,
+            JsonBodies bodies, OperatorAudit actions) {
         this.actions = actions;
         this.orders = orders;
+        this.orderRows = orderRows;
         this.orchestrator = orchestrator;
         this.refunds = refunds;
         this.bodies = bodies;
@@ -109,6 +113,24 @@ class RefundController {
         OperatorNote note = bodies.read(body, OperatorNote.class, true);
         actions.record(caller.actor(), "abandon", "refund:" + referenceId, note.reason());
         return RefundResponse.of(orchestrator.abandon(referenceId, caller.actor(), note.reason()));
+    }
+
+    @GetMapping("/api/admin/refunds/{referenceId}")
+    @Allow(Role.ADMIN)
+    @Tag(name = "Operations")
+    @Operation(summary = "One refund by its reference: an order's refund or a second charge's, with its orderRef")
+    @ApiResponse(responseCode = "200", description = "The refund view with the order it belongs to")
+    @ProblemAnswers({ ProblemType.NOT_FOUND })
+    RefundLookup byReference(@PathVariable String referenceId) {
+        Refund refund = (referenceId.length() > MAX_KEY ? java.util.Optional.<Refund>empty()
+                : refunds.findByReference(referenceId)).orElseThrow(() -> new Problems.NotFound("Refund"));
+        String orderRef = orderRows.findById(refund.orderId()).orElseThrow().orderRef();
+        return new RefundLookup(orderRef, RefundResponse.of(refund));
+    }
+
+    /** A refund found by its reference: the refund view and its order's reference. */
+    @Schema(name = "RefundLookup", requiredProperties = { "orderRef", "referenceId", "state" })
+    record RefundLookup(String orderRef, @JsonUnwrapped RefundResponse refund) {
     }
 
     /** A refund as the contract shows it; {@code abandonedBy} only once an operator closed it. */

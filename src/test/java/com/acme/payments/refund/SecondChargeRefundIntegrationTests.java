@@ -162,6 +162,40 @@ class SecondChargeRefundIntegrationTests extends IntegrationTest {
     }
 
     @Test
+    @DisplayName("GET /api/admin/refunds/{referenceId} shows any refund with its orderRef: an order's and a second charge's alike")
+    void anyRefundIsFoundByItsReference() {
+        String charge = secondCharge("14.00");
+        String orderRef = listed(charge).path("orderRef").asString();
+        psp.stubFor(refundCreate().willReturn(okJson(envelope(payment("rf-" + charge, null, "REFUND", "PENDING",
+                "14.00", "EUR")))));
+        String reference = refundCharge(charge).json().path("referenceId").asString();
+
+        Response found = admin().get("/api/admin/refunds/" + reference);
+        assertThat(found.status()).as(found.body()).isEqualTo(200);
+        assertThat(found.json().path("orderRef").asString()).isEqualTo(orderRef);
+        assertThat(found.json().path("referenceId").asString()).isEqualTo(reference);
+        assertThat(found.json().path("state").asString()).isEqualTo("DONE");
+        assertThat(found.json().path("pspState").asString()).isEqualTo("PENDING");
+        assertThat(found.json().path("pspPaymentId").asString()).isEqualTo("rf-" + charge);
+        assertThat(found.json().path("refundKey").isNull()).as("a second charge's refund has no key").isTrue();
+
+        psp.stubFor(refundCreate().willReturn(okJson(envelope(payment("rf-o-" + orderRef, null, "REFUND", "COMPLETED",
+                "2.00", "EUR")))));
+        Response orderRefund = admin().header("Idempotency-Key", "lookup-1").post("/api/orders/" + orderRef + "/refunds",
+                "{\"amount\":\"2.00\",\"currency\":\"EUR\"}");
+        assertThat(orderRefund.status()).as(orderRefund.body()).isEqualTo(201);
+        Response byOrder = admin().get("/api/admin/refunds/" + orderRefund.json().path("referenceId").asString());
+        assertThat(byOrder.status()).isEqualTo(200);
+        assertThat(byOrder.json().path("orderRef").asString()).isEqualTo(orderRef);
+        assertThat(byOrder.json().path("refundKey").asString()).isEqualTo("lookup-1");
+
+        assertThat(admin().get("/api/admin/refunds/rfd_nothing").status()).isEqualTo(404);
+        assertThat(admin().get("/api/admin/refunds/" + "x".repeat(300)).status()).isEqualTo(404);
+        assertThat(http().get("/api/admin/refunds/" + reference).status()).isEqualTo(401);
+        assertThat(http().bearer(Shop.SHOP_KEY).get("/api/admin/refunds/" + reference).status()).isEqualTo(403);
+    }
+
+    @Test
     @DisplayName("abandoning a second-charge refund the PSP shows after all settles it by that truth: 409 refund-not-open")
     void abandonOfASecondChargeRefundThePspShowsSettlesIt() {
         String charge = secondCharge("6.00");
