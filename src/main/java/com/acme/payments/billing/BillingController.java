@@ -19,6 +19,8 @@ import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.Problems;
 
+import io.swagger.v3.oas.annotations.Operation;
+
 /** The billing read API and "sync now", for operators (admin key). Period fields are epoch seconds. */
 @RestController
 @Allow(Role.ADMIN)
@@ -47,12 +49,14 @@ class BillingController {
     private final com.acme.payments.common.audit.OperatorAudit actions;
 
     @GetMapping("/subscriptions/{subscriptionId}")
+    @Operation(operationId = "getSubscription")
     Subscription subscription(@PathVariable String subscriptionId, Caller caller) {
         caller.requireAdmin();
         return find(subscriptionId);
     }
 
     @GetMapping("/subscriptions/{subscriptionId}/grants")
+    @Operation(operationId = "listSubscriptionGrants")
     List<GrantView> grants(@PathVariable String subscriptionId, Caller caller) {
         caller.requireAdmin();
         find(subscriptionId);
@@ -60,6 +64,7 @@ class BillingController {
     }
 
     @GetMapping("/users/{userId}")
+    @Operation(operationId = "getBillingUser")
     UserView user(@PathVariable String userId, Caller caller) {
         caller.requireAdmin();
         UserStore.User user = users.find(userId).orElseThrow(() -> new Problems.NotFound("User " + userId));
@@ -67,6 +72,7 @@ class BillingController {
     }
 
     @GetMapping("/purchases/{paymentIntentId}")
+    @Operation(operationId = "getPurchase")
     PurchaseView purchase(@PathVariable String paymentIntentId, Caller caller) {
         caller.requireAdmin();
         Purchase p = purchases.find(paymentIntentId)
@@ -76,6 +82,7 @@ class BillingController {
     }
 
     @PostMapping("/subscriptions/{subscriptionId}/sync")
+    @Operation(operationId = "syncSubscription")
     Map<String, List<Long>> sync(@PathVariable String subscriptionId, Caller caller) {
         caller.requireAdmin();
         if (!STRIPE_ID.matcher(subscriptionId).matches()) {

@@ -41,7 +41,7 @@ class CaptureController {
 
     @PostMapping("/api/orders/{orderRef}/capture")
     @Allow(Role.ADMIN)
-    @io.swagger.v3.oas.annotations.Operation(summary = "Capture an AUTHORIZED order")
+    @io.swagger.v3.oas.annotations.Operation(operationId = "captureOrder", summary = "Capture an AUTHORIZED order")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.ORDER_NOT_AUTHORIZED, ProblemType.PAYMENT_OUTCOME_UNKNOWN,
             ProblemType.PSP_REJECTED })
     OrderView capture(@PathVariable String orderRef, Caller caller,
@@ -52,7 +52,7 @@ class CaptureController {
 
     @PostMapping("/api/orders/{orderRef}/void")
     @Allow(Role.ADMIN)
-    @io.swagger.v3.oas.annotations.Operation(summary = "Void an AUTHORIZED order")
+    @io.swagger.v3.oas.annotations.Operation(operationId = "voidOrder", summary = "Void an AUTHORIZED order")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.ORDER_NOT_AUTHORIZED, ProblemType.PAYMENT_OUTCOME_UNKNOWN,
             ProblemType.PSP_REJECTED })
     OrderView voidPayment(@PathVariable String orderRef, Caller caller,

@@ -52,7 +52,7 @@ class CheckoutController {
     @PostMapping("/api/orders/{orderRef}/checkout")
     @Allow({ Role.SHOP, Role.ORDER_TOKEN })
     @Tag(name = "Checkout")
-    @io.swagger.v3.oas.annotations.Operation(
+    @io.swagger.v3.oas.annotations.Operation(operationId = "startCheckout",
             summary = "Start (or replay) the checkout: the PSP's hosted page to send the customer to")
     @ApiResponse(responseCode = "200", description = "The redirect; a repeat returns the stored redirectUrl")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
@@ -71,7 +71,7 @@ class CheckoutController {
     @GetMapping("/api/orders/{orderRef}/return")
     @Allow({ Role.SHOP, Role.ORDER_TOKEN })
     @Tag(name = "Checkout")
-    @io.swagger.v3.oas.annotations.Operation(
+    @io.swagger.v3.oas.annotations.Operation(operationId = "customerReturned",
             summary = "The customer is back: poll the PSP, apply the result, answer the order")
     @ProblemAnswers(ProblemType.NOT_FOUND)
     OrderView customerReturned(@PathVariable String orderRef) {
@@ -83,7 +83,8 @@ class CheckoutController {
     @PostMapping("/api/admin/attempts/{referenceId}/abandon")
     @Allow(Role.ADMIN)
     @Tag(name = "Operations")
-    @io.swagger.v3.oas.annotations.Operation(summary = "Close an UNKNOWN attempt the PSP confirmed never existed; "
+    @io.swagger.v3.oas.annotations.Operation(operationId = "abandonAttempt",
+            summary = "Close an UNKNOWN attempt the PSP confirmed never existed; "
             + "the PSP is asked once more first (recorded with who, why and when)")
     @ApiResponse(responseCode = "200", description = "The attempt, now FAILED with reason abandoned")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,

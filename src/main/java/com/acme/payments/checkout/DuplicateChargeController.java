@@ -48,14 +48,16 @@ class DuplicateChargeController {
 
     @GetMapping("/api/admin/duplicate-charges")
     @Allow(Role.ADMIN)
-    @Operation(summary = "Second charges: COMPLETED payments an order did not book")
+    @Operation(operationId = "listDuplicateCharges",
+            summary = "Second charges: COMPLETED payments an order did not book")
     List<ChargeView> list() {
         return duplicates.all().stream().map(ChargeView::of).toList();
     }
 
     @PostMapping("/api/admin/duplicate-charges/{pspPaymentId}/refund")
     @Allow(Role.ADMIN)
-    @Operation(summary = "Refund a second charge in full, exactly once however often it is called")
+    @Operation(operationId = "refundDuplicateCharge",
+            summary = "Refund a second charge in full, exactly once however often it is called")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
             ProblemType.REFUND_OUTCOME_UNKNOWN })
     ResponseEntity<RefundView> refund(@PathVariable String pspPaymentId, Caller caller,

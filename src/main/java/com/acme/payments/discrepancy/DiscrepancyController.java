@@ -30,7 +30,8 @@ class DiscrepancyController {
 
     @GetMapping("/api/admin/discrepancies")
     @Allow(Role.ADMIN)
-    @Operation(summary = "Over-refunds, contradicting reports and unrefunded second charges, newest first",
+    @Operation(operationId = "listDiscrepancies",
+            summary = "Over-refunds, contradicting reports and unrefunded second charges, newest first",
             description = "pspPaymentId is the PSP payment the discrepancy is about: the REFUND payment for a "
                     + "refund's over_refund or contradicting_report, the deposit otherwise. amount is the "
                     + "excess for an over_refund, the payment's or refund's amount otherwise. A duplicate_charge "

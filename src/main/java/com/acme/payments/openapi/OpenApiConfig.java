@@ -24,8 +24,9 @@ import io.swagger.v3.oas.models.tags.Tag;
 
 /**
  * The frame of the OpenAPI description: the three bearer credentials, the problem body, money as a
- * decimal string. Each operation's summary, bodies and success answers come from its controller's
- * annotations and records; {@link AccessDocs} adds who may call it (from {@code @Allow}) and
+ * decimal string. Each operation's id, summary, bodies and success answers come from its controller's
+ * annotations and records (the id is written out, {@code @Operation(operationId = …)}, so a generated
+ * client's names survive a Java method's rename or move; OpenApiIntegrationTests insists); {@link AccessDocs} adds who may call it (from {@code @Allow}) and
  * {@link ProblemDocs} its problems (from {@code @ProblemAnswers} and {@code ProblemType}).
  */
 @Configuration(proxyBeanMethods = false)

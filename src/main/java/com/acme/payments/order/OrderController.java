@@ -38,7 +38,7 @@ class OrderController {
 
     @PostMapping("/api/orders")
     @Allow(Role.SHOP)
-    @Operation(summary = "Create an order (idempotent on orderRef)")
+    @Operation(operationId = "createOrder", summary = "Create an order (idempotent on orderRef)")
     @ApiResponse(responseCode = "201", description = "Created; `clientToken` appears only in this answer")
     @ApiResponse(responseCode = "200", description = "The same body again: the same order, without a token")
     @ProblemAnswers({ ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST, ProblemType.ORDER_REF_CONFLICT })
@@ -52,7 +52,7 @@ class OrderController {
 
     @GetMapping("/api/orders/{orderRef}")
     @Allow({ Role.SHOP, Role.ORDER_TOKEN })
-    @Operation(summary = "Read an order")
+    @Operation(operationId = "getOrder", summary = "Read an order")
     @ProblemAnswers(ProblemType.NOT_FOUND)
     OrderView get(@PathVariable String orderRef) {
         return OrderView.of(lookup.require(orderRef));

@@ -66,7 +66,8 @@ class OutboxAdminController {
     }
 
     @GetMapping("/api/admin/outbox")
-    @Operation(summary = "List outbox rows by state (pending, dead, delivered, discarded)")
+    @Operation(operationId = "listOutboxRows",
+            summary = "List outbox rows by state (pending, dead, delivered, discarded)")
     @ApiResponse(responseCode = "200", description = "Ordered by id; page with afterId")
     @ProblemAnswers(ProblemType.VALIDATION_FAILED)
     List<OutboxRow> list(Caller caller, @RequestParam(defaultValue = "dead") String state,
@@ -81,7 +82,7 @@ class OutboxAdminController {
     }
 
     @PostMapping("/api/admin/outbox/{id}/redrive")
-    @Operation(summary = "Put a dead outbox row back in line")
+    @Operation(operationId = "redriveOutboxRow", summary = "Put a dead outbox row back in line")
     @ApiResponse(responseCode = "200", description = "The row, pending again")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.OUTBOX_ROW_NOT_DEAD })
     OutboxRow redrive(Caller caller, @PathVariable String id) {
@@ -92,7 +93,8 @@ class OutboxAdminController {
     }
 
     @PostMapping("/api/admin/outbox/{id}/discard")
-    @Operation(summary = "Settle a dead outbox row without sending it, so the effects behind it in its stream go on")
+    @Operation(operationId = "discardOutboxRow",
+            summary = "Settle a dead outbox row without sending it, so the effects behind it in its stream go on")
     @ApiResponse(responseCode = "200", description = "The row, discarded (who, why and when on the row)")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
             ProblemType.OUTBOX_ROW_NOT_DEAD })
@@ -111,7 +113,8 @@ class OutboxAdminController {
     }
 
     @PostMapping("/api/admin/outbox/redrive")
-    @Operation(summary = "Put every matching dead outbox row back in line (by sink, kind, dead since)")
+    @Operation(operationId = "redriveMatchingOutboxRows",
+            summary = "Put every matching dead outbox row back in line (by sink, kind, dead since)")
     @ApiResponse(responseCode = "200", description = "How many dead rows are pending again")
     @ProblemAnswers({ ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST })
     Redriven redriveMatching(Caller caller,

@@ -51,7 +51,7 @@ class PspWebhookController {
     @PostMapping("/webhooks/psp")
     @Public("the Signature header: an HMAC of the raw body with the PSP signing key")
     @Tag(name = "Webhooks")
-    @Operation(summary = "The PSP's payment webhook")
+    @Operation(operationId = "receivePspWebhook", summary = "The PSP's payment webhook")
     @ApiResponse(responseCode = "200", description = "Recorded")
     @ProblemAnswers({ ProblemType.INVALID_SIGNATURE, ProblemType.MALFORMED_REQUEST })
     WebhookAnswer receive(

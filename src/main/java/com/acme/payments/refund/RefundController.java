@@ -60,7 +60,7 @@ class RefundController {
     @PostMapping("/api/orders/{orderRef}/refunds")
     @Allow(Role.ADMIN)
     @Tag(name = "Refunds")
-    @Operation(summary = "Refund part or all of a PAID order")
+    @Operation(operationId = "createRefund", summary = "Refund part or all of a PAID order")
     @ApiResponse(responseCode = "201", description = "The first answer for this key")
     @ApiResponse(responseCode = "200", description = "A replay of the key: the same body")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
@@ -88,7 +88,7 @@ class RefundController {
     @GetMapping("/api/orders/{orderRef}/refunds")
     @Allow(Role.ADMIN)
     @Tag(name = "Refunds")
-    @Operation(summary = "The order's refund attempts")
+    @Operation(operationId = "listRefunds", summary = "The order's refund attempts")
     @ApiResponse(responseCode = "200", description = "Oldest first",
             content = @Content(array = @ArraySchema(schema = @Schema(implementation = RefundResponse.class))))
     @ProblemAnswers(ProblemType.NOT_FOUND)
@@ -100,7 +100,8 @@ class RefundController {
     @PostMapping("/api/admin/refunds/{referenceId}/abandon")
     @Allow(Role.ADMIN)
     @Tag(name = "Operations")
-    @Operation(summary = "Close an UNKNOWN refund the PSP confirmed never existed: its reservation is released")
+    @Operation(operationId = "abandonRefund",
+            summary = "Close an UNKNOWN refund the PSP confirmed never existed: its reservation is released")
     @ApiResponse(responseCode = "200", description = "The refund, now FAILED with errorCode abandoned")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
             ProblemType.REFUND_NOT_OPEN, ProblemType.REFUND_OUTCOME_UNKNOWN })
@@ -118,7 +119,8 @@ class RefundController {
     @GetMapping("/api/admin/refunds/{referenceId}")
     @Allow(Role.ADMIN)
     @Tag(name = "Operations")
-    @Operation(summary = "One refund by its reference: an order's refund or a second charge's, with its orderRef")
+    @Operation(operationId = "getRefund",
+            summary = "One refund by its reference: an order's refund or a second charge's, with its orderRef")
     @ApiResponse(responseCode = "200", description = "The refund view with the order it belongs to")
     @ProblemAnswers({ ProblemType.NOT_FOUND })
     RefundLookup byReference(@PathVariable String referenceId) {

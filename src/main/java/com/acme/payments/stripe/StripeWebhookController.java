@@ -67,7 +67,7 @@ class StripeWebhookController {
     @PostMapping("/webhooks/stripe")
     @Public("the Stripe-Signature header: Stripe's HMAC of the timestamp and raw body")
     @Tag(name = "Webhooks")
-    @Operation(summary = "Stripe billing events (docs/stripe.md)")
+    @Operation(operationId = "receiveStripeWebhook", summary = "Stripe billing events (docs/stripe.md)")
     @ProblemAnswers({ ProblemType.STRIPE_SIGNATURE_INVALID, ProblemType.STRIPE_EVENT_MALFORMED,
             ProblemType.STRIPE_WEBHOOK_NOT_CONFIGURED, ProblemType.STRIPE_EVENT_FAILED,
             ProblemType.STRIPE_EVENT_IN_FLIGHT, ProblemType.DATABASE_UNAVAILABLE })

@@ -25,6 +25,8 @@ import com.acme.payments.support.Http;
 import com.acme.payments.support.Instances;
 import com.acme.payments.support.IntegrationTest;
 
+import io.swagger.v3.oas.annotations.Operation;
+
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -76,6 +78,28 @@ class OpenApiIntegrationTests extends IntegrationTest {
             }
         }
         assertThat(missing).as("mappings missing from /v3/api-docs").isEmpty();
+    }
+
+    @Test
+    @DisplayName("every operationId is declared on its handler, unique, and not springdoc's numbered fallback")
+    void operationIdsAreStableNames() {
+        List<String> undeclared = new ArrayList<>();
+        mappings.getHandlerMethods().values().stream()
+                .filter(handler -> handler.getBeanType().getName().startsWith("com.acme.payments."))
+                .forEach(handler -> {
+                    Operation operation = handler.getMethodAnnotation(Operation.class);
+                    if (operation == null || operation.operationId().isBlank()) {
+                        undeclared.add(handler.getBeanType().getSimpleName() + "." + handler.getMethod().getName());
+                    }
+                });
+        assertThat(undeclared).as("handlers without @Operation(operationId = ...): a client generator's names "
+                + "must not follow Java method names").isEmpty();
+
+        List<String> ids = new ArrayList<>();
+        doc.path("paths").forEach(path -> path.forEach(operation -> ids.add(operation.path("operationId").asString())));
+        assertThat(ids).as("operations in the document").hasSizeGreaterThanOrEqualTo(12);
+        assertThat(ids).as("operationIds").doesNotHaveDuplicates()
+                .allSatisfy(id -> assertThat(id).as("operationId").matches("[a-z][A-Za-z]*"));
     }
 
     @Test

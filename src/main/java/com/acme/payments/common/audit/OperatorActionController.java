@@ -9,6 +9,8 @@ import org.springframework.web.bind.annotation.RestController;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 
+import io.swagger.v3.oas.annotations.Operation;
+
 /** {@code GET /api/admin/actions[?target=…]}: the audit trail, newest first, or one resource's oldest first. */
 @RestController
 class OperatorActionController {
@@ -20,6 +22,7 @@ class OperatorActionController {
     }
 
     @GetMapping("/api/admin/actions")
+    @Operation(operationId = "listOperatorActions")
     @Allow(Role.ADMIN)
     List<OperatorActionStore.Action> list(@RequestParam(required = false) String target) {
         if (target == null || target.isBlank()) {

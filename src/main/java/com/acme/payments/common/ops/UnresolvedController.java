@@ -30,7 +30,8 @@ class UnresolvedController {
 
     @GetMapping("/api/admin/unresolved")
     @Allow(Role.ADMIN)
-    @Operation(summary = "Every IN_FLIGHT or UNKNOWN checkout attempt, refund and capture/void, oldest first")
+    @Operation(operationId = "listUnresolved",
+            summary = "Every IN_FLIGHT or UNKNOWN checkout attempt, refund and capture/void, oldest first")
     List<Unresolved> unresolved() {
         return sources.stream().flatMap(source -> source.unresolved(LIMIT).stream())
                 .sorted(Comparator.comparing(Unresolved::since).thenComparing(Unresolved::referenceId))
