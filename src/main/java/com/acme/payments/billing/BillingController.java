@@ -2,7 +2,6 @@ package com.acme.payments.billing;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 import org.springframework.web.bind.annotation.GetMapping;
@@ -20,6 +19,8 @@ import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.Problems;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
 
 /** The billing read API and "sync now", for operators (admin key). Period fields are epoch seconds. */
 @RestController
@@ -83,14 +84,14 @@ class BillingController {
 
     @PostMapping("/subscriptions/{subscriptionId}/sync")
     @Operation(operationId = "syncSubscription")
-    Map<String, List<Long>> sync(@PathVariable String subscriptionId, Caller caller) {
+    SyncView sync(@PathVariable String subscriptionId, Caller caller) {
         caller.requireAdmin();
         if (!STRIPE_ID.matcher(subscriptionId).matches()) {
             // the id becomes a path segment of a Stripe API call made with our secret key: '..' would climb out
             throw new Problems.NotFound("Subscription");
         }
         actions.record(caller.actor(), "sync", "subscription:" + subscriptionId, null);
-        return Map.of("granted", reconciliation.sync(subscriptionId));
+        return new SyncView(reconciliation.sync(subscriptionId));
     }
 
     private Subscription find(String subscriptionId) {
@@ -105,6 +106,12 @@ class BillingController {
     }
 
     record UserView(String userId, long credits, List<Subscription> activeSubscriptions) {
+    }
+
+    /** What "sync now" granted: the renewal periods the ledger lacked, by period start. */
+    record SyncView(
+            @ArraySchema(arraySchema = @Schema(description = "Period starts (epoch seconds) granted by this sync"))
+            List<Long> granted) {
     }
 
     record PurchaseView(String paymentIntentId, String userId, String productId, long amount, String currency,
