@@ -16,11 +16,15 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  * The PostgreSQL the tests run against, found in this order: {@code TEST_DATABASE_URL} (with
  * {@code TEST_DATABASE_USER} / {@code TEST_DATABASE_PASSWORD}); Testcontainers when a Docker engine
  * answers ({@link DockerProbe} asks quietly first, so no Testcontainers ERROR block shows without one);
- * otherwise an embedded PostgreSQL (zonky). Each test JVM works in a database of its own,
+ * otherwise an embedded PostgreSQL (zonky, its binaries pinned in pom.xml). Container and embedded server run
+ * the PostgreSQL major of docker-compose.yml. Each test JVM works in a database of its own,
  * created fresh and dropped at exit, so runs never see each other's rows. Never an in-memory
  * substitute: the guarantees under test live in PostgreSQL.
  */
 public final class TestDatabase {
+
+    /** The image Testcontainers runs: the major docker-compose.yml runs (TestDatabaseVersionTests). */
+    static final String CONTAINER_IMAGE = "postgres:17-alpine";
 
     private static Server server;
     private static String url;
@@ -73,7 +77,7 @@ public final class TestDatabase {
             return new Server(configured, env("TEST_DATABASE_USER", "postgres"), env("TEST_DATABASE_PASSWORD", ""));
         }
         if (dockerAnswers()) {
-            PostgreSQLContainer container = new PostgreSQLContainer("postgres:17-alpine");
+            PostgreSQLContainer container = new PostgreSQLContainer(CONTAINER_IMAGE);
             container.start();
             return new Server(container.getJdbcUrl(), container.getUsername(), container.getPassword());
         }
