@@ -23,6 +23,7 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 
 import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.common.security.Public;
 
 /** The layout rules of conventions.md, checked so they stay true. */
@@ -56,6 +57,16 @@ class ArchitectureTests {
     void onlyStoresTouchJdbcClient() {
         noClasses().that().haveSimpleNameNotEndingWith("Store").should().dependOnClassesThat()
                 .areAssignableTo(JdbcClient.class).check(MAIN);
+    }
+
+    /**
+     * Convention 3: a Store holds SQL and the meaning of row counts; the business rules that answer an API
+     * problem (refund key reused, exceeds remainder, …) belong to Appliers and orchestrators.
+     */
+    @Test
+    void noStoreDependsOnAnApiProblem() {
+        noClasses().that().haveSimpleNameEndingWith("Store").should().dependOnClassesThat()
+                .areAssignableTo(ApiProblem.class).check(MAIN);
     }
 
     @Test

@@ -19,21 +19,15 @@ import com.acme.payments.common.jobs.OpenRows;
 import com.acme.payments.common.jobs.Rows;
 import com.acme.payments.common.jobs.SweptTable;
 import com.acme.payments.common.ops.Unresolved;
-import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.OrderStore;
 
-import com.acme.payments.refund.RefundProblems.OrderNotRefundable;
-import com.acme.payments.refund.RefundProblems.RefundBlockedByUnknown;
-import com.acme.payments.refund.RefundProblems.RefundExceedsRemainder;
-import com.acme.payments.refund.RefundProblems.RefundKeyReused;
-
 /**
- * Owns {@code psp_refund_attempt}: the refunds of orders and of second charges, one mechanism. What a
- * refund reserves depends on what it refunds. An order's refund reserves on {@code orders.refunded_amount},
- * written by {@link OrderStore} (the owner of {@code orders}) inside this Store's transactions. A second
- * charge's refund reserves the charge itself: its row is the charge's one IN_FLIGHT/UNKNOWN/DONE refund
- * (the unique index {@code psp_refund_one_live_per_charge}), and leaving those states is the release. The
- * claim is one committed transaction under the order's row lock; settlement is state-conditional, and only
+ * Owns {@code psp_refund_attempt}: the refunds of orders and of second charges, one mechanism (the claim's
+ * rules are {@link RefundClaimApplier}'s). What a refund reserves depends on what it refunds. An order's
+ * refund reserves on {@code orders.refunded_amount}, written by {@link OrderStore} (the owner of
+ * {@code orders}) inside this Store's transactions. A second charge's refund reserves the charge itself: its
+ * row is the charge's one IN_FLIGHT/UNKNOWN/DONE refund (the unique index
+ * {@code psp_refund_one_live_per_charge}), and leaving those states is the release. The claim is one committed transaction under the order's row lock; settlement is state-conditional, and only
  * a settlement that moved the row to FAILED gives the reservation back — so it happens exactly once,
  * whoever settles (owner, retry, webhook, sweep).
  *
@@ -184,67 +178,46 @@ class RefundStore implements SweptTable<Refund> {
 
     private final JdbcClient jdbc;
     private final OrderStore orders;
-    private final RefundProperties properties;
 
-    RefundStore(JdbcClient jdbc, OrderStore orders, RefundProperties properties) {
+    RefundStore(JdbcClient jdbc, OrderStore orders) {
         this.jdbc = jdbc;
         this.orders = orders;
-        this.properties = properties;
     }
 
-    /**
-     * The claim, in one committed transaction: lock the order row (serialising every refund guard of
-     * this order), replay an existing key, refuse while another refund is UNKNOWN, insert the attempt
-     * and reserve the amount. Under the lock the look-up of the key cannot race its insert.
-     */
-    Claim claim(long orderId, String key, BigDecimal amount, String currency, String newReference, String actor,
+    /** Under the order's lock ({@link RefundClaimApplier}): the order's refund with this key. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Optional<Refund> findByKey(long orderId, String key) {
+        return jdbc.sql(BY_KEY).param("orderId", orderId).param("key", key).query(ROW).optional();
+    }
+
+    /** Whether another refund of the order (not of a second charge) is UNKNOWN. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    boolean otherUnknown(long orderId, String key) {
+        return jdbc.sql(OTHER_UNKNOWN).param("orderId", orderId).param("key", key).query(Boolean.class).single();
+    }
+
+    /** A new IN_FLIGHT refund of the order; the caller reserves its amount in the same transaction. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Refund insert(long orderId, String key, BigDecimal amount, String currency, String referenceId, String actor,
             String reason) {
-        OrderStore.Locked locked = orders.lockForRefund(orderId);
-        String status = locked.status();
-        Optional<Refund> existing = jdbc.sql(BY_KEY).param("orderId", orderId).param("key", key).query(ROW).optional();
-        if (existing.isPresent()) {
-            Refund refund = existing.get();
-            if (refund.amount().compareTo(amount) != 0 || !refund.currency().equals(currency)) {
-                throw new RefundKeyReused();
-            }
-            return new Claim(refund, false);
-        }
-        if (!"PAID".equals(status)) {
-            throw new OrderNotRefundable(status);
-        }
-        if (!currency.equals(locked.paidCurrency())) { // under the lock: the order read before it was PAID proves nothing
-            throw Problems.ValidationFailed.of("currency",
-                    "must be the order's paid currency " + locked.paidCurrency());
-        }
-        if (jdbc.sql(OTHER_UNKNOWN).param("orderId", orderId).param("key", key).query(Boolean.class).single()) {
-            throw new RefundBlockedByUnknown(properties.blockedRetryAfter());
-        }
-        Refund inserted = jdbc.sql(INSERT).param("orderId", orderId).param("key", key)
-                .param("referenceId", newReference).param("amount", amount).param("currency", currency)
-                .param("actor", actor).param("reason", reason)
+        return jdbc.sql(INSERT).param("orderId", orderId).param("key", key).param("referenceId", referenceId)
+                .param("amount", amount).param("currency", currency).param("actor", actor).param("reason", reason)
                 .query(ROW).single();
-        if (!orders.reserveRefund(orderId, amount)) {
-            throw new RefundExceedsRemainder(); // rolls back the insert with it
-        }
-        return new Claim(inserted, true);
     }
 
-    /**
-     * The claim of a second charge's full refund, in one committed transaction under the order's row lock
-     * (as an order's refund, so a revival of an abandoned refund of this charge is serialised with it): the
-     * charge's live refund replays; without one a new refund is inserted, which is the reservation. The
-     * unique index refuses a second live refund even if a caller skipped the lock.
-     */
-    Claim claimCharge(long orderId, long chargeId, BigDecimal amount, String currency, String newReference,
+    /** The second charge's live refund, if any (at most one, by the unique index). */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Optional<Refund> liveForCharge(long chargeId) {
+        return jdbc.sql(LIVE_FOR_CHARGE).param("chargeId", chargeId).query(ROW).optional();
+    }
+
+    /** A new IN_FLIGHT refund of a second charge: being live, it is the charge's reservation. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Refund insertForCharge(long orderId, long chargeId, BigDecimal amount, String currency, String referenceId,
             String actor, String reason) {
-        orders.lockForRefund(orderId);
-        Optional<Refund> live = jdbc.sql(LIVE_FOR_CHARGE).param("chargeId", chargeId).query(ROW).optional();
-        if (live.isPresent()) {
-            return new Claim(live.get(), false);
-        }
-        return new Claim(jdbc.sql(INSERT_FOR_CHARGE).param("orderId", orderId).param("chargeId", chargeId)
-                .param("referenceId", newReference).param("amount", amount).param("currency", currency)
-                .param("actor", actor).param("reason", reason).query(ROW).single(), true);
+        return jdbc.sql(INSERT_FOR_CHARGE).param("orderId", orderId).param("chargeId", chargeId)
+                .param("referenceId", referenceId).param("amount", amount).param("currency", currency)
+                .param("actor", actor).param("reason", reason).query(ROW).single();
     }
 
     /**
@@ -316,8 +289,7 @@ class RefundStore implements SweptTable<Refund> {
 
     private boolean reserveAgain(Refund refund) {
         if (refund.ofSecondCharge()) {
-            return jdbc.sql(LIVE_FOR_CHARGE).param("chargeId", refund.duplicateChargeId()).query(ROW).optional()
-                    .isEmpty();
+            return liveForCharge(refund.duplicateChargeId()).isEmpty();
         }
         return orders.reserveRefund(refund.orderId(), refund.amount());
     }
@@ -417,9 +389,6 @@ class RefundStore implements SweptTable<Refund> {
                 rs.getString("error_code"), rs.getString("error_message"), rs.getTimestamp("created_at").toInstant(),
                 rs.getLong("lease_version"), rs.getString("psp_state"), rs.getString("requested_by"),
                 rs.getString("reason"), rs.getString("abandoned_by"), rs.getObject("duplicate_charge_id", Long.class));
-    }
-
-    record Claim(Refund refund, boolean owner) {
     }
 
     /** What {@link #reviveAbandoned} did: DONE again, not abandoned (any more), or no room to book it again. */
