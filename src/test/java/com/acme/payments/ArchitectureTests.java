@@ -9,6 +9,7 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.modulith.core.ApplicationModules;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.RequestMapping;
 
@@ -16,6 +17,7 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
@@ -23,6 +25,7 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 
 import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.common.security.Public;
 
 /** The layout rules of conventions.md, checked so they stay true. */
@@ -58,6 +61,16 @@ class ArchitectureTests {
                 .areAssignableTo(JdbcClient.class).check(MAIN);
     }
 
+    /**
+     * Convention 3: a Store holds SQL and the meaning of row counts; the business rules that answer an API
+     * problem (refund key reused, exceeds remainder, …) belong to Appliers and orchestrators.
+     */
+    @Test
+    void noStoreDependsOnAnApiProblem() {
+        noClasses().that().haveSimpleNameEndingWith("Store").should().dependOnClassesThat()
+                .areAssignableTo(ApiProblem.class).check(MAIN);
+    }
+
     @Test
     void storesSweepersAndRelaysReadTimeFromTheClockOrTheDatabase() {
         noClasses().that().haveSimpleNameEndingWith("Store").or().haveSimpleNameEndingWith("Sweeper")
@@ -76,6 +89,39 @@ class ArchitectureTests {
         classes().that(TRANSACTIONAL)
                 .should().haveSimpleNameEndingWith("Store").orShould().haveSimpleNameEndingWith("Applier")
                 .check(MAIN);
+    }
+
+    /**
+     * Convention 3: an Applier is one business write; one Applier calling another joins the caller's
+     * transaction, never opens its own (a REQUIRES_NEW would commit half a write; a REQUIRED callee would
+     * open a transaction when called alone, and so could be called alone by mistake).
+     */
+    @Test
+    void appliersCalledFromAppliersAreMandatory() {
+        classes().that().haveSimpleNameEndingWith("Applier").should(callOtherAppliersOnlyMandatory()).check(MAIN);
+    }
+
+    private static ArchCondition<JavaClass> callOtherAppliersOnlyMandatory() {
+        return new ArchCondition<>("call another *Applier only through @Transactional(propagation = MANDATORY)") {
+            @Override
+            public void check(JavaClass applier, ConditionEvents events) {
+                for (JavaMethodCall call : applier.getMethodCallsFromSelf()) {
+                    JavaClass callee = call.getTargetOwner();
+                    if (callee.equals(applier) || !callee.getSimpleName().endsWith("Applier")) {
+                        continue;
+                    }
+                    boolean mandatory = call.getTarget().resolveMember()
+                            .map(method -> method.isAnnotatedWith(Transactional.class)
+                                    ? method.getAnnotationOfType(Transactional.class).propagation() == Propagation.MANDATORY
+                                    : callee.isAnnotatedWith(Transactional.class)
+                                            && callee.getAnnotationOfType(Transactional.class).propagation()
+                                                    == Propagation.MANDATORY)
+                            .orElse(false);
+                    events.add(new SimpleConditionEvent(call, mandatory,
+                            call.getDescription() + (mandatory ? " joins with MANDATORY" : " is not MANDATORY")));
+                }
+            }
+        };
     }
 
     /** Conventions 5: no network call inside a transaction, so no transactional class can reach a client. */

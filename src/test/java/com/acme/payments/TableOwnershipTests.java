@@ -38,9 +38,9 @@ class TableOwnershipTests {
             // the newest-attempt guard: an order moves only for its newest, not abandoned attempt. It stays
             // in the UPDATE: a check through AttemptStore first would be a separate statement, and under READ
             // COMMITTED a newer attempt (or an abandon) committed between the two would let an old result move
-            // the order; inside the one conditional UPDATE the check and the move are a single step
-            "OrderStore.TO_PAID -> psp_attempt", "OrderStore.TO_AUTHORIZED -> psp_attempt",
-            "OrderStore.TO_FAILED -> psp_attempt", "OrderStore.TO_PROCESSING -> psp_attempt",
+            // the order; inside the one conditional UPDATE the check and the move are a single step. One
+            // fragment, composed into every status move (TO_PAID, TO_AUTHORIZED, TO_FAILED, TO_PROCESSING)
+            "OrderStore.NEWEST_ATTEMPT_WINS -> psp_attempt",
             // the operator's listings show the order_ref beside each open row
             "AttemptStore.UNRESOLVED -> orders", "OperationStore.UNRESOLVED -> orders",
             "RefundStore.UNRESOLVED -> orders", "DuplicateChargeStore.WITH_REFUND -> orders",

@@ -18,7 +18,6 @@ import com.acme.payments.common.jobs.OpenRows;
 import com.acme.payments.common.jobs.Rows;
 import com.acme.payments.common.jobs.SweptTable;
 import com.acme.payments.common.ops.Unresolved;
-import com.acme.payments.order.OrderStore;
 
 /**
  * Owns {@code psp_attempt}. Every method is its own short transaction (or joins the caller's), and
@@ -139,18 +138,17 @@ class AttemptStore implements SweptTable<Attempt> {
     private static final RowMapper<Attempt> ROW = AttemptStore::map;
 
     private final JdbcClient jdbc;
-    private final OrderStore orders;
 
-    AttemptStore(JdbcClient jdbc, OrderStore orders) {
+    AttemptStore(JdbcClient jdbc) {
         this.jdbc = jdbc;
-        this.orders = orders;
     }
 
     /**
      * Claims the order's open attempt: a new IN_FLIGHT row (we own it and must call the PSP), or the
      * existing open one (someone else owns it). The second pass covers the open attempt turning FAILED
-     * between our INSERT and SELECT. A failed order becomes payable again in the same transaction.
+     * between our INSERT and SELECT. In {@link AttemptClaimApplier}'s transaction (it reopens a failed order).
      */
+    @Transactional(propagation = Propagation.MANDATORY)
     Claim claim(long orderId, BigDecimal amount, String currency, String returnUrl, String newReference) {
         for (int pass = 0; pass < 2; pass++) {
             Optional<Attempt> inserted = jdbc.sql(CLAIM)
@@ -161,7 +159,6 @@ class AttemptStore implements SweptTable<Attempt> {
                     .param("returnUrl", returnUrl)
                     .query(ROW).optional();
             if (inserted.isPresent()) {
-                orders.reopenIfFailed(orderId);
                 return new Claim(inserted.get(), true);
             }
             Optional<Attempt> open = jdbc.sql(OPEN_FOR_ORDER).param("orderId", orderId).query(ROW).optional();

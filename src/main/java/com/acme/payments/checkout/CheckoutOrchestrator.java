@@ -38,14 +38,16 @@ class CheckoutOrchestrator {
     private static final Logger log = LoggerFactory.getLogger(CheckoutOrchestrator.class);
 
     private final AttemptStore attempts;
+    private final AttemptClaimApplier claims;
     private final DepositApplier applier;
     private final PspClient psp;
     private final CheckoutProperties properties;
     private final CheckoutMetrics metrics;
 
-    CheckoutOrchestrator(AttemptStore attempts, DepositApplier applier, PspClient psp, CheckoutProperties properties,
-            CheckoutMetrics metrics) {
+    CheckoutOrchestrator(AttemptStore attempts, AttemptClaimApplier claims, DepositApplier applier, PspClient psp,
+            CheckoutProperties properties, CheckoutMetrics metrics) {
         this.attempts = attempts;
+        this.claims = claims;
         this.applier = applier;
         this.psp = psp;
         this.properties = properties;
@@ -56,7 +58,7 @@ class CheckoutOrchestrator {
         if (order.status() == OrderStatus.PAID || order.status() == OrderStatus.AUTHORIZED) {
             throw new OrderNotPayable(order.orderRef(), order.status().name());
         }
-        Claim claim = attempts.claim(order.id(), order.amount(), order.currency(), returnUrl, newReference());
+        Claim claim = claims.claim(order.id(), order.amount(), order.currency(), returnUrl, newReference());
         if (!claim.owner()) {
             metrics.checkout("joined");
             return answerForOpen(claim.attempt());

@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.common.jobs.SweepLoop.Outcome;
@@ -58,6 +59,12 @@ class DepositApplier {
 
     @Transactional
     Applied apply(Attempt attempt, PspPayment payment) {
+        return settle(attempt, payment).applied();
+    }
+
+    /** {@link #apply} as part of another Applier's write (a capture/void moving its order): joins, never opens. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Applied applyJoined(Attempt attempt, PspPayment payment) {
         return settle(attempt, payment).applied();
     }
 

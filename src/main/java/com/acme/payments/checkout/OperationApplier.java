@@ -54,7 +54,7 @@ class OperationApplier {
                 : state == PaymentState.CANCELLED;
         operations.settle(operation.id(), wanted, payment.errorCode(), wanted ? null : "payment is " + state);
         attempts.findForPayment(payment.id(), payment.referenceId())
-                .ifPresent(attempt -> deposits.apply(attempt, payment));
+                .ifPresent(attempt -> deposits.applyJoined(attempt, payment));
         return true;
     }
 }

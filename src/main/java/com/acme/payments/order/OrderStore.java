@@ -38,11 +38,18 @@ public class OrderStore {
     private static final String BY_ID = "SELECT * FROM orders WHERE id = :id";
     private static final String TOKEN_EXISTS = "SELECT EXISTS (SELECT 1 FROM orders WHERE client_token_hash = :hash)";
 
-    /*
-     * Every move is guarded by "this payment is the order's current one": its attempt is the order's
-     * newest and was not abandoned. A late result of an earlier (or abandoned) attempt's payment matches
-     * zero rows and never moves or relinks the order; a COMPLETED one is a second charge (DepositApplier).
+    /**
+     * Which payment wins, decided here once and appended to every status move below: the order moves only
+     * for the payment of its newest attempt ({@code :attemptId}), and only while that attempt is not
+     * abandoned. A late result of an earlier (or abandoned) attempt's payment matches zero rows and never
+     * moves or relinks the order; a COMPLETED one is a second charge (DepositApplier). It is part of the
+     * UPDATE, not a read before it: under READ COMMITTED a newer attempt (or an abandon) committed between
+     * two statements would let an old result move the order.
      */
+    private static final String NEWEST_ATTEMPT_WINS = """
+               AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
+                                AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
+            """;
 
     /** PAID books what the PSP says was paid, never what we asked for: the final amount may differ. */
     private static final String TO_PAID = """
@@ -50,33 +57,26 @@ public class OrderStore {
                SET status = 'PAID', paid_amount = :amount, paid_currency = :currency,
                    psp_payment_id = :paymentId, error_code = NULL, error_message = NULL, updated_at = now()
              WHERE id = :id AND status IN (:from)
-               AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
-                                AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
+            """ + NEWEST_ATTEMPT_WINS + """
             RETURNING order_ref
             """;
     private static final String TO_AUTHORIZED = """
             UPDATE orders
                SET status = 'AUTHORIZED', psp_payment_id = :paymentId, updated_at = now()
              WHERE id = :id AND status IN (:from)
-               AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
-                                AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
-            """;
+            """ + NEWEST_ATTEMPT_WINS;
     /** A late refusal of an old attempt must not fail a retry. */
     private static final String TO_FAILED = """
             UPDATE orders
                SET status = 'PAYMENT_FAILED', psp_payment_id = coalesce(:paymentId, psp_payment_id),
                    error_code = :errorCode, error_message = :errorMessage, updated_at = now()
              WHERE id = :id AND status IN (:from)
-               AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
-                                AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
-            """;
+            """ + NEWEST_ATTEMPT_WINS;
     private static final String TO_PROCESSING = """
             UPDATE orders
                SET status = 'PROCESSING', psp_payment_id = :paymentId, updated_at = now()
              WHERE id = :id AND status IN (:from)
-               AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :id
-                                AND (a.id > :attemptId OR (a.id = :attemptId AND a.failure_reason = 'abandoned')))
-            """;
+            """ + NEWEST_ATTEMPT_WINS;
     private static final String LOCK_FOR_REFUND = "SELECT status, paid_currency FROM orders WHERE id = :id FOR UPDATE";
     /** Self-serialising: two reservations can never together exceed what was paid. */
     private static final String RESERVE_REFUND = """

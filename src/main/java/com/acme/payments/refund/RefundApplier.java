@@ -28,7 +28,7 @@ import com.acme.payments.psp.PspPayment;
  * — the reservation released by the same conditional UPDATE's row, so once — with a
  * {@code refund_failed} effect. An abandoned refund the PSP made after all is DONE again. The same for
  * an order's refund and a second charge's ({@code refundKey} null in its effect); only what is reserved
- * differs, and {@link RefundStore} knows that. Final is final: a report contradicting a final
+ * differs, and {@link RefundReservationApplier} knows that. Final is final: a report contradicting a final
  * {@code pspState} (DECLINED for a COMPLETED refund, COMPLETED for a declined one) changes nothing and is a
  * discrepancy, as is an abandoned refund made after all that no longer fits.
  */
@@ -38,14 +38,16 @@ class RefundApplier {
     private static final Logger log = LoggerFactory.getLogger(RefundApplier.class);
 
     private final RefundStore refunds;
+    private final RefundReservationApplier reservations;
     private final RefundMetrics metrics;
     private final OrderStore orders;
     private final OutboxStore outbox;
     private final DiscrepancyRecorder discrepancies;
 
-    RefundApplier(RefundStore refunds, RefundMetrics metrics, OrderStore orders, OutboxStore outbox,
-            DiscrepancyRecorder discrepancies) {
+    RefundApplier(RefundStore refunds, RefundReservationApplier reservations, RefundMetrics metrics,
+            OrderStore orders, OutboxStore outbox, DiscrepancyRecorder discrepancies) {
         this.refunds = refunds;
+        this.reservations = reservations;
         this.metrics = metrics;
         this.orders = orders;
         this.outbox = outbox;
@@ -76,6 +78,9 @@ class RefundApplier {
         Optional<Refund> settled = refunds.settle(refund.id(), failed ? RefundState.FAILED : RefundState.DONE,
                 payment.id(), payment.state(), payment.errorCode(), payment.errorMessage());
         if (settled.isPresent()) {
+            if (failed) {
+                reservations.release(settled.get());
+            }
             metrics.settled(refund, failed ? "failed" : "done");
             log.info("refund settled referenceId={} state={} pspState={} payment={}", refund.referenceId(),
                     settled.get().state(), payment.state(), payment.id());
@@ -93,6 +98,7 @@ class RefundApplier {
             boolean completed = current.state() == RefundState.DONE && "COMPLETED".equals(current.pspState());
             return completed ? contradicted(current, payment) : Result.UNCHANGED;
         }
+        reservations.release(failed.get());
         outbox.enqueue(refundFailed(failed.get()));
         metrics.settled(refund, "reversed");
         log.error("refund referenceId={} was DONE, the PSP now reports {}: FAILED, reservation released",
@@ -112,11 +118,12 @@ class RefundApplier {
             return declined && payment.paymentState() == PaymentState.COMPLETED ? contradicted(current, payment)
                     : Result.UNCHANGED;
         }
-        RefundStore.Revival revival = refunds.reviveAbandoned(refund.id(), payment.id(), payment.state());
-        if (revival == RefundStore.Revival.NOT_ABANDONED) {
+        RefundReservationApplier.Revival revival = reservations.reviveAbandoned(refund.id(), payment.id(),
+                payment.state());
+        if (revival == RefundReservationApplier.Revival.NOT_ABANDONED) {
             return Result.UNCHANGED; // revived meanwhile by the webhook or the poll
         }
-        if (revival == RefundStore.Revival.REVIVED) {
+        if (revival == RefundReservationApplier.Revival.REVIVED) {
             metrics.settled(refund, "revived");
             log.error("refund referenceId={} was abandoned but the PSP made it ({}): DONE again, reserved again",
                     refund.referenceId(), payment.state());
@@ -181,6 +188,7 @@ class RefundApplier {
     @Transactional
     Optional<Refund> abandon(String referenceId, String actor, String reason) {
         Optional<Refund> abandoned = refunds.abandon(referenceId, actor, reason);
+        abandoned.ifPresent(reservations::release);
         abandoned.ifPresent(r -> metrics.settled(r, "abandoned"));
         return abandoned;
     }
@@ -188,8 +196,10 @@ class RefundApplier {
     /** A confirmed 4xx to our create call: nothing was created, the reservation goes back. */
     @Transactional
     boolean reject(Refund refund, String errorCode, String errorMessage) {
-        boolean settled = refunds.settle(refund.id(), RefundState.FAILED, null, null, errorCode, errorMessage)
-                .isPresent();
+        Optional<Refund> failed = refunds.settle(refund.id(), RefundState.FAILED, null, null, errorCode,
+                errorMessage);
+        failed.ifPresent(reservations::release);
+        boolean settled = failed.isPresent();
         if (settled) {
             metrics.settled(refund, "rejected");
         }

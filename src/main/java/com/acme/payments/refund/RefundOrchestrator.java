@@ -20,7 +20,7 @@ import com.acme.payments.psp.PspClient;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.psp.PspRejected;
 import com.acme.payments.refund.RefundProblems.RefundOutcomeUnknown;
-import com.acme.payments.refund.RefundStore.Claim;
+import com.acme.payments.refund.RefundClaimApplier.Claim;
 
 /**
  * The refund flow, for an order's payment and for a second charge alike; deliberately NOT transactional.
@@ -34,14 +34,16 @@ class RefundOrchestrator implements SecondChargeRefunds {
     private static final Logger log = LoggerFactory.getLogger(RefundOrchestrator.class);
 
     private final RefundStore refunds;
+    private final RefundClaimApplier claims;
     private final RefundApplier applier;
     private final PspClient psp;
     private final RefundProperties properties;
     private final RefundMetrics metrics;
 
-    RefundOrchestrator(RefundStore refunds, RefundApplier applier, PspClient psp, RefundProperties properties,
-            RefundMetrics metrics) {
+    RefundOrchestrator(RefundStore refunds, RefundClaimApplier claims, RefundApplier applier, PspClient psp,
+            RefundProperties properties, RefundMetrics metrics) {
         this.refunds = refunds;
+        this.claims = claims;
         this.applier = applier;
         this.psp = psp;
         this.properties = properties;
@@ -54,7 +56,7 @@ class RefundOrchestrator implements SecondChargeRefunds {
         if (order.paidCurrency() != null && !order.paidCurrency().equals(money.currency())) {
             throw Problems.ValidationFailed.of("currency", "must be the order's paid currency " + order.paidCurrency());
         }
-        Claim claim = refunds.claim(order.id(), refundKey, money.amount(), money.currency(), newReference(), actor,
+        Claim claim = claims.claim(order.id(), refundKey, money.amount(), money.currency(), newReference(), actor,
                 reason);
         if (!claim.owner()) {
             return new Answer(settledOrResolved(claim.refund()), false);
@@ -66,7 +68,7 @@ class RefundOrchestrator implements SecondChargeRefunds {
     /** A second charge's full refund: the charge's live refund replays, else this call owns a new one. */
     @Override
     public SecondChargeRefunds.Answer refund(Charge charge, String actor, String reason) {
-        Claim claim = refunds.claimCharge(charge.orderId(), charge.id(), charge.amount(), charge.currency(),
+        Claim claim = claims.claimCharge(charge.orderId(), charge.id(), charge.amount(), charge.currency(),
                 "dcr_" + UUID.randomUUID().toString().replace("-", ""), actor, reason);
         Refund refund;
         try {

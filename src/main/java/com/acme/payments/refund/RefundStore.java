@@ -19,28 +19,13 @@ import com.acme.payments.common.jobs.OpenRows;
 import com.acme.payments.common.jobs.Rows;
 import com.acme.payments.common.jobs.SweptTable;
 import com.acme.payments.common.ops.Unresolved;
-import com.acme.payments.common.web.Problems;
-import com.acme.payments.order.OrderStore;
-
-import com.acme.payments.refund.RefundProblems.OrderNotRefundable;
-import com.acme.payments.refund.RefundProblems.RefundBlockedByUnknown;
-import com.acme.payments.refund.RefundProblems.RefundExceedsRemainder;
-import com.acme.payments.refund.RefundProblems.RefundKeyReused;
 
 /**
- * Owns {@code psp_refund_attempt}: the refunds of orders and of second charges, one mechanism. What a
- * refund reserves depends on what it refunds. An order's refund reserves on {@code orders.refunded_amount},
- * written by {@link OrderStore} (the owner of {@code orders}) inside this Store's transactions. A second
- * charge's refund reserves the charge itself: its row is the charge's one IN_FLIGHT/UNKNOWN/DONE refund
- * (the unique index {@code psp_refund_one_live_per_charge}), and leaving those states is the release. The
- * claim is one committed transaction under the order's row lock; settlement is state-conditional, and only
- * a settlement that moved the row to FAILED gives the reservation back — so it happens exactly once,
- * whoever settles (owner, retry, webhook, sweep).
- *
- * <p>Lock order, everywhere: a refund row before its order row. Settling, failing and abandoning update
- * the refund row, then release on the order; reviving locks the refund row first, then the order; the
- * sweep's lease locks the refund row before any of these. A claim locks only the order (its refund row is
- * new). So no two refund transactions ever wait for each other in opposite orders.
+ * Owns {@code psp_refund_attempt}: the refunds of orders and of second charges, one mechanism. Only SQL and
+ * the meaning of its row counts: the claim's rules are {@link RefundClaimApplier}'s, the reservations
+ * (on {@code orders.refunded_amount} for an order's refund; a second charge's live row is its own) are
+ * {@link RefundReservationApplier}'s. Every settlement is state-conditional, so only the one call that
+ * moved a row to FAILED gives its reservation back, whoever settles (owner, retry, webhook, sweep).
  */
 @Repository
 @Transactional
@@ -183,99 +168,72 @@ class RefundStore implements SweptTable<Refund> {
     private static final RowMapper<Refund> ROW = RefundStore::map;
 
     private final JdbcClient jdbc;
-    private final OrderStore orders;
-    private final RefundProperties properties;
 
-    RefundStore(JdbcClient jdbc, OrderStore orders, RefundProperties properties) {
+    RefundStore(JdbcClient jdbc) {
         this.jdbc = jdbc;
-        this.orders = orders;
-        this.properties = properties;
     }
 
-    /**
-     * The claim, in one committed transaction: lock the order row (serialising every refund guard of
-     * this order), replay an existing key, refuse while another refund is UNKNOWN, insert the attempt
-     * and reserve the amount. Under the lock the look-up of the key cannot race its insert.
-     */
-    Claim claim(long orderId, String key, BigDecimal amount, String currency, String newReference, String actor,
+    /** Under the order's lock ({@link RefundClaimApplier}): the order's refund with this key. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Optional<Refund> findByKey(long orderId, String key) {
+        return jdbc.sql(BY_KEY).param("orderId", orderId).param("key", key).query(ROW).optional();
+    }
+
+    /** Whether another refund of the order (not of a second charge) is UNKNOWN. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    boolean otherUnknown(long orderId, String key) {
+        return jdbc.sql(OTHER_UNKNOWN).param("orderId", orderId).param("key", key).query(Boolean.class).single();
+    }
+
+    /** A new IN_FLIGHT refund of the order; the caller reserves its amount in the same transaction. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Refund insert(long orderId, String key, BigDecimal amount, String currency, String referenceId, String actor,
             String reason) {
-        OrderStore.Locked locked = orders.lockForRefund(orderId);
-        String status = locked.status();
-        Optional<Refund> existing = jdbc.sql(BY_KEY).param("orderId", orderId).param("key", key).query(ROW).optional();
-        if (existing.isPresent()) {
-            Refund refund = existing.get();
-            if (refund.amount().compareTo(amount) != 0 || !refund.currency().equals(currency)) {
-                throw new RefundKeyReused();
-            }
-            return new Claim(refund, false);
-        }
-        if (!"PAID".equals(status)) {
-            throw new OrderNotRefundable(status);
-        }
-        if (!currency.equals(locked.paidCurrency())) { // under the lock: the order read before it was PAID proves nothing
-            throw Problems.ValidationFailed.of("currency",
-                    "must be the order's paid currency " + locked.paidCurrency());
-        }
-        if (jdbc.sql(OTHER_UNKNOWN).param("orderId", orderId).param("key", key).query(Boolean.class).single()) {
-            throw new RefundBlockedByUnknown(properties.blockedRetryAfter());
-        }
-        Refund inserted = jdbc.sql(INSERT).param("orderId", orderId).param("key", key)
-                .param("referenceId", newReference).param("amount", amount).param("currency", currency)
-                .param("actor", actor).param("reason", reason)
+        return jdbc.sql(INSERT).param("orderId", orderId).param("key", key).param("referenceId", referenceId)
+                .param("amount", amount).param("currency", currency).param("actor", actor).param("reason", reason)
                 .query(ROW).single();
-        if (!orders.reserveRefund(orderId, amount)) {
-            throw new RefundExceedsRemainder(); // rolls back the insert with it
-        }
-        return new Claim(inserted, true);
     }
 
-    /**
-     * The claim of a second charge's full refund, in one committed transaction under the order's row lock
-     * (as an order's refund, so a revival of an abandoned refund of this charge is serialised with it): the
-     * charge's live refund replays; without one a new refund is inserted, which is the reservation. The
-     * unique index refuses a second live refund even if a caller skipped the lock.
-     */
-    Claim claimCharge(long orderId, long chargeId, BigDecimal amount, String currency, String newReference,
+    /** The second charge's live refund, if any (at most one, by the unique index). */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Optional<Refund> liveForCharge(long chargeId) {
+        return jdbc.sql(LIVE_FOR_CHARGE).param("chargeId", chargeId).query(ROW).optional();
+    }
+
+    /** A new IN_FLIGHT refund of a second charge: being live, it is the charge's reservation. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Refund insertForCharge(long orderId, long chargeId, BigDecimal amount, String currency, String referenceId,
             String actor, String reason) {
-        orders.lockForRefund(orderId);
-        Optional<Refund> live = jdbc.sql(LIVE_FOR_CHARGE).param("chargeId", chargeId).query(ROW).optional();
-        if (live.isPresent()) {
-            return new Claim(live.get(), false);
-        }
-        return new Claim(jdbc.sql(INSERT_FOR_CHARGE).param("orderId", orderId).param("chargeId", chargeId)
-                .param("referenceId", newReference).param("amount", amount).param("currency", currency)
-                .param("actor", actor).param("reason", reason).query(ROW).single(), true);
+        return jdbc.sql(INSERT_FOR_CHARGE).param("orderId", orderId).param("chargeId", chargeId)
+                .param("referenceId", referenceId).param("amount", amount).param("currency", currency)
+                .param("actor", actor).param("reason", reason).query(ROW).single();
     }
 
     /**
-     * Moves an open refund to DONE or FAILED; a FAILED settlement releases the reservation in the same
-     * transaction. Empty when someone else settled it first (then nothing is released twice).
+     * Moves an open refund to DONE or FAILED, in the caller's transaction ({@link RefundApplier} releases a
+     * FAILED one's reservation in it). Empty when someone else settled it first (nothing is released twice).
      */
+    @Transactional(propagation = Propagation.MANDATORY)
     Optional<Refund> settle(long id, RefundState outcome, String paymentId, String pspState, String errorCode,
             String errorMessage) {
         if (outcome.isOpen()) {
             throw new IllegalArgumentException("settle to a final state, not " + outcome);
         }
-        Optional<Refund> settled = jdbc.sql(SETTLE).param("id", id).param("state", outcome.name())
+        return jdbc.sql(SETTLE).param("id", id).param("state", outcome.name())
                 .param("paymentId", paymentId).param("pspState", pspState).param("errorCode", errorCode)
                 .param("errorMessage", truncate(errorMessage))
                 .query(ROW).optional();
-        if (settled.isPresent() && outcome == RefundState.FAILED) {
-            release(settled.get());
-        }
-        return settled;
     }
 
     /**
-     * DONE → FAILED on the PSP's later decline, releasing the reservation with it; empty when not DONE or
-     * when the PSP had reported it final already.
+     * DONE → FAILED on the PSP's later decline (the caller releases); empty when not DONE or when the PSP had
+     * reported it final already.
      */
+    @Transactional(propagation = Propagation.MANDATORY)
     Optional<Refund> failDone(long id, String paymentId, String pspState, String errorCode, String errorMessage) {
-        Optional<Refund> failed = jdbc.sql(FAIL_DONE).param("id", id).param("paymentId", paymentId)
+        return jdbc.sql(FAIL_DONE).param("id", id).param("paymentId", paymentId)
                 .param("pspState", pspState).param("errorCode", errorCode).param("errorMessage", truncate(errorMessage))
                 .query(ROW).optional();
-        failed.ifPresent(this::release);
-        return failed;
     }
 
     boolean trackPspState(long id, String paymentId, String pspState) {
@@ -283,53 +241,24 @@ class RefundStore implements SweptTable<Refund> {
                 .update() == 1;
     }
 
-    /** UNKNOWN → FAILED (abandoned), releasing the reservation in the same transaction; empty when not UNKNOWN. */
+    /** UNKNOWN → FAILED (abandoned), the caller releasing in the same transaction; empty when not UNKNOWN. */
+    @Transactional(propagation = Propagation.MANDATORY)
     Optional<Refund> abandon(String referenceId, String actor, String reason) {
-        Optional<Refund> abandoned = jdbc.sql(ABANDON).param("referenceId", referenceId).param("actor", actor)
+        return jdbc.sql(ABANDON).param("referenceId", referenceId).param("actor", actor)
                 .param("reason", reason).query(ROW).optional();
-        abandoned.ifPresent(this::release);
-        return abandoned;
     }
 
-    /**
-     * An abandoned refund the PSP made after all: DONE again, reserved again if there is room (the order's
-     * remainder, or a second charge without another live refund). The refund row is locked before the
-     * order (the lock order above), then re-read under both locks. {@code NO_ROOM} changes nothing: the
-     * caller reports an over-refund.
-     */
-    Revival reviveAbandoned(long id, String paymentId, String pspState) {
-        Refund refund = jdbc.sql(LOCK_BY_ID).param("id", id).query(ROW).single();
-        orders.lockForRefund(refund.orderId());
-        Refund locked = jdbc.sql(BY_ID).param("id", id).query(ROW).single(); // under both locks: settled money
-        if (!locked.abandoned()) {
-            return Revival.NOT_ABANDONED;
-        }
-        if (!reserveAgain(locked)) {
-            return Revival.NO_ROOM;
-        }
-        if (!Rows.atMostOne(jdbc.sql(REVIVE_ABANDONED).param("id", id).param("paymentId", paymentId)
-                .param("pspState", pspState).update(), "psp_refund_attempt")) {
-            throw new IllegalStateException("refund " + id + " abandoned under its lock but not revived");
-        }
-        return Revival.REVIVED;
+    /** Locks the refund row for the rest of the caller's transaction (before its order: the lock order). */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Refund lock(long id) {
+        return jdbc.sql(LOCK_BY_ID).param("id", id).query(ROW).single();
     }
 
-    private boolean reserveAgain(Refund refund) {
-        if (refund.ofSecondCharge()) {
-            return jdbc.sql(LIVE_FOR_CHARGE).param("chargeId", refund.duplicateChargeId()).query(ROW).optional()
-                    .isEmpty();
-        }
-        return orders.reserveRefund(refund.orderId(), refund.amount());
-    }
-
-    /** A second charge's refund releases by leaving the live states: nothing to give back on the order. */
-    private void release(Refund refund) {
-        if (refund.ofSecondCharge()) {
-            return;
-        }
-        if (!orders.releaseRefund(refund.orderId(), refund.amount())) {
-            throw new IllegalStateException("refund " + refund.id() + ": reservation to release is missing");
-        }
+    /** An abandoned refund is DONE after all; false when it is not abandoned (any more). */
+    @Transactional(propagation = Propagation.MANDATORY)
+    boolean reviveAbandoned(long id, String paymentId, String pspState) {
+        return Rows.atMostOne(jdbc.sql(REVIVE_ABANDONED).param("id", id).param("paymentId", paymentId)
+                .param("pspState", pspState).update(), "psp_refund_attempt");
     }
 
     @Transactional(readOnly = true)
@@ -417,13 +346,5 @@ class RefundStore implements SweptTable<Refund> {
                 rs.getString("error_code"), rs.getString("error_message"), rs.getTimestamp("created_at").toInstant(),
                 rs.getLong("lease_version"), rs.getString("psp_state"), rs.getString("requested_by"),
                 rs.getString("reason"), rs.getString("abandoned_by"), rs.getObject("duplicate_charge_id", Long.class));
-    }
-
-    record Claim(Refund refund, boolean owner) {
-    }
-
-    /** What {@link #reviveAbandoned} did: DONE again, not abandoned (any more), or no room to book it again. */
-    enum Revival {
-        REVIVED, NOT_ABANDONED, NO_ROOM
     }
 }

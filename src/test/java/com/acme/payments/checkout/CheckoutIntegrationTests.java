@@ -39,6 +39,9 @@ class CheckoutIntegrationTests extends IntegrationTest {
     @Autowired
     AttemptStore attempts;
 
+    @Autowired
+    AttemptClaimApplier claims;
+
     Shop shop() {
         return new Shop(http());
     }
@@ -159,7 +162,7 @@ class CheckoutIntegrationTests extends IntegrationTest {
     void nonOwnerWhileOwnerIsMidCallAnswersInProgress() {
         var order = shop().createOrder("4.00", "EUR");
         long orderId = orderId(order.orderRef());
-        attempts.claim(orderId, new java.math.BigDecimal("4.00"), "EUR", "https://shop.test/r", "chk_midcall_" + orderId);
+        claims.claim(orderId, new java.math.BigDecimal("4.00"), "EUR", "https://shop.test/r", "chk_midcall_" + orderId);
         psp.stubFor(findCall().willReturn(nothingFound()));
 
         Response joined = shop().checkout(order.orderRef());

@@ -44,6 +44,9 @@ class PayloadFaultAnswersIntegrationTests extends IntegrationTest {
     AttemptStore attempts;
 
     @Autowired
+    AttemptClaimApplier claims;
+
+    @Autowired
     AttemptSweeper sweeper;
 
     @Autowired
@@ -91,7 +94,7 @@ class PayloadFaultAnswersIntegrationTests extends IntegrationTest {
         long orderId = jdbc.sql("SELECT id FROM orders WHERE order_ref = :r").param("r", order.orderRef())
                 .query(Long.class).single();
         String ref = "chk_pf_" + System.nanoTime();
-        Attempt attempt = attempts.claim(orderId, new BigDecimal(fault.amount()), fault.currency(), "https://shop.test/r",
+        Attempt attempt = claims.claim(orderId, new BigDecimal(fault.amount()), fault.currency(), "https://shop.test/r",
                 ref).attempt();
         attempts.markUnknown(attempt.id());
         backdate(attempt);
@@ -123,7 +126,7 @@ class PayloadFaultAnswersIntegrationTests extends IntegrationTest {
         long orderId = jdbc.sql("SELECT id FROM orders WHERE order_ref = :r").param("r", order.orderRef())
                 .query(Long.class).single();
         String ref = "chk_pfab_" + System.nanoTime();
-        Attempt attempt = attempts.claim(orderId, new BigDecimal(fault.amount()), fault.currency(), "https://shop.test/r",
+        Attempt attempt = claims.claim(orderId, new BigDecimal(fault.amount()), fault.currency(), "https://shop.test/r",
                 ref).attempt();
         attempts.markUnknown(attempt.id());
         double before = answerFaults(fault.kind());

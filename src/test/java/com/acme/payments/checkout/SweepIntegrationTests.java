@@ -35,6 +35,9 @@ class SweepIntegrationTests extends IntegrationTest {
     AttemptStore attempts;
 
     @Autowired
+    AttemptClaimApplier claims;
+
+    @Autowired
     AttemptSweeper sweeper;
 
     @Autowired
@@ -53,7 +56,7 @@ class SweepIntegrationTests extends IntegrationTest {
         var order = new Shop(http()).createOrder("9.00", "EUR");
         long orderId = jdbc.sql("SELECT id FROM orders WHERE order_ref = :r").param("r", order.orderRef())
                 .query(Long.class).single();
-        AttemptStore.Claim claim = attempts.claim(orderId, new BigDecimal("9.00"), "EUR", "https://shop.test/r", reference);
+        AttemptStore.Claim claim = claims.claim(orderId, new BigDecimal("9.00"), "EUR", "https://shop.test/r", reference);
         assertThat(claim.owner()).isTrue();
         return claim.attempt();
     }

@@ -41,7 +41,7 @@ class RefundIntegrationTests extends IntegrationTest {
     JdbcClient jdbc;
 
     @Autowired
-    RefundStore refunds;
+    RefundClaimApplier claims;
 
     /** A PAID order of {@code amount} EUR paid by PSP payment {@code pay-<orderRef>}. */
     String paidOrder(String amount) {
@@ -166,7 +166,7 @@ class RefundIntegrationTests extends IntegrationTest {
         long orderId = jdbc.sql("SELECT id FROM orders WHERE order_ref = :ref").param("ref", orderRef)
                 .query(Long.class).single();
         // the owner committed its claim and reservation, POSTed, the PSP accepted — then the instance died
-        RefundStore.Claim claim = refunds.claim(orderId, "crash-key", new BigDecimal("5.00"), "EUR", "rfd_crash_" + orderId, "admin", null);
+        RefundClaimApplier.Claim claim = claims.claim(orderId, "crash-key", new BigDecimal("5.00"), "EUR", "rfd_crash_" + orderId, "admin", null);
         assertThat(claim.owner()).isTrue();
         psp.stubFor(findCall().willReturn(found(refundPayment("rf-crash", "rfd_crash_" + orderId, "COMPLETED", "5.00"))));
 

@@ -27,6 +27,9 @@ class RefundSweepIntegrationTests extends IntegrationTest {
     RefundStore refunds;
 
     @Autowired
+    RefundClaimApplier claims;
+
+    @Autowired
     RefundSweeper sweeper;
 
     long paidOrder() {
@@ -53,7 +56,7 @@ class RefundSweepIntegrationTests extends IntegrationTest {
         psp.stubFor(findCall().atPriority(10).willReturn(nothingFound()));
         long orderId = paidOrder();
         String ref = "rfd_dead_" + System.nanoTime();
-        Refund refund = refunds.claim(orderId, "k", new BigDecimal("12.00"), "EUR", ref, "admin", null).refund();
+        Refund refund = claims.claim(orderId, "k", new BigDecimal("12.00"), "EUR", ref, "admin", null).refund();
         backdate(refund);
         sweeper.sweep();
         assertThat(refunds.find(refund.id()).orElseThrow().state()).isEqualTo(RefundState.UNKNOWN);
@@ -74,7 +77,7 @@ class RefundSweepIntegrationTests extends IntegrationTest {
         psp.stubFor(findCall().atPriority(10).willReturn(nothingFound()));
         long orderId = paidOrder();
         String ref = "rfd_decl_" + System.nanoTime();
-        Refund refund = refunds.claim(orderId, "k", new BigDecimal("7.00"), "EUR", ref, "admin", null).refund();
+        Refund refund = claims.claim(orderId, "k", new BigDecimal("7.00"), "EUR", ref, "admin", null).refund();
         refunds.markUnknown(refund.id());
         backdate(refund);
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref))
