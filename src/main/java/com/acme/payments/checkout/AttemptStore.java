@@ -16,7 +16,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.common.jobs.OpenRows;
 import com.acme.payments.common.jobs.Rows;
-import com.acme.payments.common.jobs.SweptTable;
+import com.acme.payments.common.jobs.SweptStore;
 import com.acme.payments.common.ops.Unresolved;
 
 /**
@@ -28,7 +28,7 @@ import com.acme.payments.common.ops.Unresolved;
  */
 @Repository
 @Transactional
-class AttemptStore implements SweptTable<Attempt> {
+class AttemptStore extends SweptStore<Attempt> {
 
     /** The claim: the partial unique index decides who owns the order's one open attempt. */
     private static final String CLAIM = """
@@ -140,6 +140,7 @@ class AttemptStore implements SweptTable<Attempt> {
     private final JdbcClient jdbc;
 
     AttemptStore(JdbcClient jdbc) {
+        super(jdbc, ROW, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE);
         this.jdbc = jdbc;
     }
 
@@ -257,26 +258,6 @@ class AttemptStore implements SweptTable<Attempt> {
                 .query((rs, n) -> new Unresolved("checkout", rs.getString("reference_id"),
                         rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("since").toInstant()))
                 .list();
-    }
-
-    @Override
-    public int ageInFlight(Duration age, int limit) {
-        return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
-    }
-
-    @Override
-    public List<Attempt> claimUnknown(Duration lease, int limit) {
-        return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit).query(ROW).list();
-    }
-
-    /**
-     * Inside the settling transaction: locks the row if this sweeper's lease is still the current one.
-     * False means another instance claimed it since; the caller must not write.
-     */
-    @Override
-    @Transactional(propagation = Propagation.MANDATORY)
-    public boolean holdLease(long id, long version) {
-        return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
     }
 
     /** Abandoned attempts due for the watch (see {@code CLAIM_ABANDONED}). */

@@ -8,17 +8,16 @@ import java.util.Optional;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.common.jobs.Rows;
-import com.acme.payments.common.jobs.SweptTable;
+import com.acme.payments.common.jobs.SweptStore;
 import com.acme.payments.common.ops.Unresolved;
 
 /** Owns {@code psp_payment_operation}: capture/void claimed before the call, settled conditionally. */
 @Repository
 @Transactional
-class OperationStore implements SweptTable<Operation> {
+class OperationStore extends SweptStore<Operation> {
 
     private static final String CLAIM = """
             INSERT INTO psp_payment_operation (order_id, kind, state, psp_payment_id, requested_by)
@@ -82,6 +81,7 @@ class OperationStore implements SweptTable<Operation> {
     private final JdbcClient jdbc;
 
     OperationStore(JdbcClient jdbc) {
+        super(jdbc, ROW, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE);
         this.jdbc = jdbc;
     }
 
@@ -120,23 +120,6 @@ class OperationStore implements SweptTable<Operation> {
     boolean settleNotPerformed(long id, Duration age) {
         return Rows.atMostOne(jdbc.sql(SETTLE_NOT_PERFORMED).param("id", id).param("ageSeconds", age.toSeconds())
                 .update(), "psp_payment_operation");
-    }
-
-    @Override
-    public int ageInFlight(Duration age, int limit) {
-        return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
-    }
-
-    @Override
-    public List<Operation> claimUnknown(Duration lease, int limit) {
-        return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit).query(ROW).list();
-    }
-
-    /** Locks the row if the caller's lease is still current; false when another instance took it over. */
-    @Override
-    @Transactional(propagation = Propagation.MANDATORY)
-    public boolean holdLease(long id, long version) {
-        return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
     }
 
     /** IN_FLIGHT and UNKNOWN operations, oldest first; the reference is the operation's id. */

@@ -17,7 +17,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.common.jobs.OpenRows;
 import com.acme.payments.common.jobs.Rows;
-import com.acme.payments.common.jobs.SweptTable;
+import com.acme.payments.common.jobs.SweptStore;
 import com.acme.payments.common.ops.Unresolved;
 
 /**
@@ -29,7 +29,7 @@ import com.acme.payments.common.ops.Unresolved;
  */
 @Repository
 @Transactional
-class RefundStore implements SweptTable<Refund> {
+class RefundStore extends SweptStore<Refund> {
 
     private static final String BY_KEY = "SELECT * FROM psp_refund_attempt WHERE order_id = :orderId AND refund_key = :key";
     private static final String OTHER_UNKNOWN = """
@@ -170,6 +170,7 @@ class RefundStore implements SweptTable<Refund> {
     private final JdbcClient jdbc;
 
     RefundStore(JdbcClient jdbc) {
+        super(jdbc, ROW, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE);
         this.jdbc = jdbc;
     }
 
@@ -314,23 +315,6 @@ class RefundStore implements SweptTable<Refund> {
         jdbc.sql(RESERVED_BY_CURRENCY).query((rs, n) -> reserved.put(rs.getString("currency"),
                 rs.getBigDecimal("reserved"))).list();
         return reserved;
-    }
-
-    @Override
-    public int ageInFlight(Duration age, int limit) {
-        return jdbc.sql(AGE_IN_FLIGHT).param("ageSeconds", age.toSeconds()).param("limit", limit).update();
-    }
-
-    @Override
-    public List<Refund> claimUnknown(Duration lease, int limit) {
-        return jdbc.sql(CLAIM_UNKNOWN).param("leaseSeconds", lease.toSeconds()).param("limit", limit).query(ROW).list();
-    }
-
-    /** Locks the row if the caller's lease is still current; false when another instance took it over. */
-    @Override
-    @Transactional(propagation = Propagation.MANDATORY)
-    public boolean holdLease(long id, long version) {
-        return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
     }
 
     @Transactional(readOnly = true)

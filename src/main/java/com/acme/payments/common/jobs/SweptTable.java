@@ -3,7 +3,7 @@ package com.acme.payments.common.jobs;
 /**
  * The Java shape of claim → call → settle → sweep, implemented by the Store of each table that follows
  * it (checkout attempts, capture/void operations, refunds — orders' and second charges' alike, one table).
- * The SQL stays in each Store; what a row of
+ * The SQL stays in each Store; {@link SweptStore} runs the statements alike for all; what a row of
  * each table means stays with its feature. The database clock ({@code now()}) is the arbiter of every
  * age and lease here, so instances with skewed clocks still agree.
  */
