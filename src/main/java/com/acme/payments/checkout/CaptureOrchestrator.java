@@ -48,7 +48,7 @@ class CaptureOrchestrator {
         if (order.status() != OrderStatus.AUTHORIZED || order.pspPaymentId() == null) {
             throw new OrderNotAuthorized(order.orderRef(), order.status().name());
         }
-        OperationStore.Claimed claim = operations.claim(order.id(), kind, order.pspPaymentId(), actor);
+        OperationStore.Claim claim = operations.claim(order.id(), kind, order.pspPaymentId(), actor);
         Operation operation = claim.operation();
         if (!claim.owner()) {
             settleOrAnswerUnknown(operation);

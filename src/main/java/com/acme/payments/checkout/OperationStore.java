@@ -86,16 +86,16 @@ class OperationStore extends SweptStore<Operation> {
     }
 
     /** Ours to call when a row comes back; otherwise the order's open operation, someone else's. */
-    Claimed claim(long orderId, Operation.Kind kind, String paymentId, String actor) {
+    Claim claim(long orderId, Operation.Kind kind, String paymentId, String actor) {
         for (int pass = 0; pass < 2; pass++) {
             Optional<Operation> inserted = jdbc.sql(CLAIM).param("orderId", orderId).param("kind", kind.name())
                     .param("paymentId", paymentId).param("actor", actor).query(ROW).optional();
             if (inserted.isPresent()) {
-                return new Claimed(inserted.get(), true);
+                return new Claim(inserted.get(), true);
             }
             Optional<Operation> open = jdbc.sql(OPEN).param("orderId", orderId).query(ROW).optional();
             if (open.isPresent()) {
-                return new Claimed(open.get(), false);
+                return new Claim(open.get(), false);
             }
         }
         throw new IllegalStateException("order " + orderId + ": no open operation after two claim passes");
@@ -132,6 +132,6 @@ class OperationStore extends SweptStore<Operation> {
                 .list();
     }
 
-    record Claimed(Operation operation, boolean owner) {
+    record Claim(Operation operation, boolean owner) {
     }
 }
