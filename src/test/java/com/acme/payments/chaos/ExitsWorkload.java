@@ -1,14 +1,10 @@
 package com.acme.payments.chaos;
 
 import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.acme.payments.chaos.ServiceClient.Answer;
@@ -46,18 +42,12 @@ final class ExitsWorkload {
     private final long seed;
     final Tally tally;
     final FinalTruthsLog log = new FinalTruthsLog();
-    private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicInteger number = new AtomicInteger();
     private final AtomicInteger opening = new AtomicInteger();
     private final PayloadFaults payloadFaults = new PayloadFaults(this);
     private final ContradictingReports contradictions = new ContradictingReports(this);
     private final SecondChargeRefunds secondChargeRefunds = new SecondChargeRefunds(this);
-    final ExecutorService side = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "chaos-exits-side");
-        t.setDaemon(true);
-        return t;
-    });
-    private final List<Thread> threads = new ArrayList<>();
+    private final Loops loops = new Loops("chaos-exits-side");
 
     ExitsWorkload(ServiceClient client, ChaosSimulator sim, long seed, Tally tally) {
         this.client = client;
@@ -67,25 +57,15 @@ final class ExitsWorkload {
     }
 
     void start(int operators) {
-        for (int i = 0; i < operators; i++) {
-            Random random = new Random(seed * 17 + 1000 + i);
-            Thread thread = new Thread(() -> loop(random), "chaos-exits-" + i);
-            thread.setDaemon(true);
-            threads.add(thread);
-            thread.start();
-        }
+        loops.start(operators, "chaos-exits-", i -> new Random(seed * 17 + 1000 + i), this::loop);
     }
 
     void stop() throws InterruptedException {
-        running.set(false);
-        for (Thread thread : threads) {
-            thread.join(60_000);
-        }
-        side.shutdownNow();
+        loops.stop();
     }
 
     private void loop(Random random) {
-        while (running.get()) {
+        while (loops.running()) {
             try {
                 // each issue 21 scenario once first, so even the short run has them all; then by chance
                 int first = opening.getAndIncrement();
@@ -123,7 +103,7 @@ final class ExitsWorkload {
         String key = "rfx-" + UUID.randomUUID();
         String body = "{\"amount\":\"" + refundAmount + "\",\"currency\":\"EUR\",\"reason\":\"chaos\"}";
         Answer refund = null;
-        for (int i = 0; i < 6 && running.get(); i++) {
+        for (int i = 0; i < 6 && loops.running(); i++) {
             refund = call(random, "POST", "/api/orders/" + orderRef + "/refunds", key, body);
             if (refund.status() == 201 || refund.status() == 200) {
                 break;
@@ -190,7 +170,7 @@ final class ExitsWorkload {
                 [{"operation":"create","fault":"error-after,invisible","paymentType":"DEPOSIT","amount":"%s","delayMs":600000,"times":1}]"""
                 .formatted(amount.toPlainString()));
         String reference = null;
-        for (int i = 0; i < 6 && running.get() && reference == null; i++) {
+        for (int i = 0; i < 6 && loops.running() && reference == null; i++) {
             Answer a = call(random, "POST", "/api/orders/" + orderRef + "/checkout", null, null);
             if (a.status() == 409 && a.problem().equals("payment-outcome-unknown")) {
                 reference = a.json().path("referenceId").asString(null);
@@ -207,7 +187,7 @@ final class ExitsWorkload {
         }
         String ref = reference;
         CompletableFuture<Answer> other = CompletableFuture.supplyAsync(
-                () -> call(random, "POST", "/api/admin/attempts/" + ref + "/abandon", null, "{\"reason\":\"chaos\"}"), side);
+                () -> call(random, "POST", "/api/admin/attempts/" + ref + "/abandon", null, "{\"reason\":\"chaos\"}"), side());
         Answer abandoned = call(random, "POST", "/api/admin/attempts/" + ref + "/abandon", null, "{\"reason\":\"chaos\"}");
         Answer second = other.join();
         tally.add("exits.abandon.answers." + abandoned.status() + "+" + second.status());
@@ -255,7 +235,12 @@ final class ExitsWorkload {
     }
 
     boolean running() {
-        return running.get();
+        return loops.running();
+    }
+
+    /** The pool for calls fired beside a loop's own (a second operator's abandon or refund). */
+    ExecutorService side() {
+        return loops.side();
     }
 
     String newOrder(String base, int n) {
@@ -264,7 +249,7 @@ final class ExitsWorkload {
         String body = """
                 {"orderRef":"%s","amount":"%s","currency":"EUR","customer":{"referenceId":"cx-%s"}}"""
                 .formatted(orderRef, amount, orderRef);
-        for (int i = 0; i < 6 && running.get(); i++) {
+        for (int i = 0; i < 6 && loops.running(); i++) {
             Answer a = client.call(i % client.instances(), "POST", "/api/orders", ServiceClient.SHOP_KEY, null, body);
             if (a.status() == 200 || a.status() == 201) {
                 tally.add("exits.orders");
@@ -283,7 +268,7 @@ final class ExitsWorkload {
 
     /** Checkout until a hosted page comes back: its payment and the attempt's reference, or null. */
     Hosted hosted(Random random, String orderRef) {
-        for (int i = 0; i < 6 && running.get(); i++) {
+        for (int i = 0; i < 6 && loops.running(); i++) {
             Answer a = call(random, "POST", "/api/orders/" + orderRef + "/checkout", null, null);
             if (a.status() == 200) {
                 String redirect = a.json().path("redirectUrl").asString("");
@@ -309,7 +294,7 @@ final class ExitsWorkload {
             return null;
         }
         sim.click(hosted.paymentId(), "pay");
-        for (int i = 0; i < 20 && running.get(); i++) {
+        for (int i = 0; i < 20 && loops.running(); i++) {
             Answer a = call(random, "GET", "/api/orders/" + orderRef + "/return", null, null);
             if (a.status() == 200 && a.json().path("status").asString("").equals("PAID")) {
                 return hosted;

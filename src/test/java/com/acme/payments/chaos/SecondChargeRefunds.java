@@ -58,7 +58,7 @@ final class SecondChargeRefunds {
         String path = path(chargeId);
         for (int i = 0; i < 5 && exits.running(); i++) {
             CompletableFuture<Answer> twin = CompletableFuture
-                    .supplyAsync(() -> exits.call(random, "POST", path, null, "{}"), exits.side);
+                    .supplyAsync(() -> exits.call(random, "POST", path, null, "{}"), exits.side());
             Answer a = exits.call(random, "POST", path, null, "{}");
             Answer b = twin.join();
             exits.tally.add("exits.duplicate-refund.answers." + a.status() + "+" + b.status());
@@ -95,7 +95,7 @@ final class SecondChargeRefunds {
         }
         String abandon = "/api/admin/refunds/" + reference + "/abandon";
         CompletableFuture<Answer> other = CompletableFuture.supplyAsync(
-                () -> exits.call(random, "POST", abandon, null, "{\"reason\":\"chaos\"}"), exits.side);
+                () -> exits.call(random, "POST", abandon, null, "{\"reason\":\"chaos\"}"), exits.side());
         Answer first = exits.call(random, "POST", abandon, null, "{\"reason\":\"chaos\"}");
         Answer second = other.join();
         exits.tally.add("exits.duplicate-refund.abandon.answers." + first.status() + "+" + second.status());

@@ -62,11 +62,7 @@ final class StripeWorkload {
     private final List<BurstAnswer> burstFirstAnswers = new CopyOnWriteArrayList<>();
     private final Outages outages;
     private final List<Thread> threads = new ArrayList<>();
-    private final ExecutorService redeliveries = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "chaos-stripe-redelivery");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService redeliveries = Loops.daemonPool("chaos-stripe-redelivery");
     private volatile long giveUpAt = Long.MAX_VALUE;
 
     StripeWorkload(ServiceClient client, long seed, Tally tally, Tally faults, Outages outages) {

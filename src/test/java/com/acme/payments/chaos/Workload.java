@@ -7,9 +7,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.acme.payments.chaos.ServiceClient.Answer;
@@ -27,14 +24,8 @@ final class Workload {
     private final ChaosSimulator sim;
     private final long seed;
     private final Tally tally = new Tally();
-    private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicInteger orderNumber = new AtomicInteger();
-    private final ExecutorService clicks = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "chaos-double-click");
-        t.setDaemon(true);
-        return t;
-    });
-    private final List<Thread> threads = new ArrayList<>();
+    private final Loops loops = new Loops("chaos-double-click");
 
     Workload(ServiceClient client, ChaosSimulator sim, long seed) {
         this.client = client;
@@ -47,25 +38,15 @@ final class Workload {
     }
 
     void start(int shoppers) {
-        for (int i = 0; i < shoppers; i++) {
-            Random random = new Random(seed * 31 + i);
-            Thread thread = new Thread(() -> shop(random), "chaos-shopper-" + i);
-            thread.setDaemon(true);
-            threads.add(thread);
-            thread.start();
-        }
+        loops.start(shoppers, "chaos-shopper-", i -> new Random(seed * 31 + i), this::shop);
     }
 
     void stop() throws InterruptedException {
-        running.set(false);
-        for (Thread thread : threads) {
-            thread.join(60_000);
-        }
-        clicks.shutdownNow();
+        loops.stop();
     }
 
     private void shop(Random random) {
-        while (running.get()) {
+        while (loops.running()) {
             try {
                 order(random);
             } catch (RuntimeException e) {
@@ -86,7 +67,7 @@ final class Workload {
             return;
         }
         tally.add("orders");
-        for (int round = 0; round < 3 && running.get(); round++) {
+        for (int round = 0; round < 3 && loops.running(); round++) {
             String paymentId = checkout(random, orderRef);
             if (paymentId == null) {
                 return;
@@ -128,14 +109,14 @@ final class Workload {
     /** Checkout until a hosted page comes back (its payment id), or gives up (null). */
     private String checkout(Random random, String orderRef) {
         String path = "/api/orders/" + orderRef + "/checkout";
-        for (int tries = 0; tries < 8 && running.get(); tries++) {
+        for (int tries = 0; tries < 8 && loops.running(); tries++) {
             List<Answer> answers = new ArrayList<>();
             if (random.nextDouble() < 0.5) {
                 tally.add("checkout.double-click");
                 int first = client.randomInstance(random);
                 int second = (first + 1) % Math.max(1, countInstances());
                 CompletableFuture<Answer> other = CompletableFuture.supplyAsync(
-                        () -> client.call(second, "POST", path, ServiceClient.SHOP_KEY, null, null), clicks);
+                        () -> client.call(second, "POST", path, ServiceClient.SHOP_KEY, null, null), loops.side());
                 answers.add(client.call(first, "POST", path, ServiceClient.SHOP_KEY, null, null));
                 answers.add(other.join());
             } else {
@@ -178,7 +159,7 @@ final class Workload {
     private void refunds(Random random, String orderRef, BigDecimal amount) {
         int count = random.nextInt(4);
         String path = "/api/orders/" + orderRef + "/refunds";
-        for (int i = 0; i < count && running.get(); i++) {
+        for (int i = 0; i < count && loops.running(); i++) {
             String key = "rf-" + UUID.randomUUID();
             BigDecimal part = amount.multiply(BigDecimal.valueOf(5 + random.nextInt(55), 2))
                     .setScale(2, RoundingMode.DOWN).max(new BigDecimal("0.01"));
@@ -189,7 +170,7 @@ final class Workload {
                 int first = client.randomInstance(random);
                 int second = (first + 1) % Math.max(1, countInstances());
                 CompletableFuture<Answer> other = CompletableFuture.supplyAsync(
-                        () -> client.call(second, "POST", path, ServiceClient.ADMIN_KEY, key, body), clicks);
+                        () -> client.call(second, "POST", path, ServiceClient.ADMIN_KEY, key, body), loops.side());
                 note(client.call(first, "POST", path, ServiceClient.ADMIN_KEY, key, body));
                 note(other.join());
             }
@@ -230,7 +211,7 @@ final class Workload {
 
     private boolean retry(Random random, int times, java.util.function.Supplier<Answer> call,
             java.util.function.Predicate<Answer> done) {
-        for (int i = 0; i < times && running.get(); i++) {
+        for (int i = 0; i < times && loops.running(); i++) {
             Answer a = call.get();
             if (done.test(a)) {
                 return true;
