@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import com.acme.payments.support.Pgbench;
 import com.acme.payments.support.TestDatabase;
 import com.acme.pspsim.PspSimulatorApplication;
 
@@ -102,9 +103,10 @@ class ServiceBenchmark {
         line("settings: clients " + clients + ", " + warmup + " s warm-up + " + seconds + " s per timed run, "
                 + webhooks + " webhooks (+20 % duplicates) per ingest run, " + unknowns + " UNKNOWN attempts per sweep");
 
-        Pgbench.init();
+        Pgbench pgbench = new Pgbench("bench_pgbench");
+        pgbench.init("-s", "10");
         uptime("pgbench (start)");
-        double tpsStart = Pgbench.tps();
+        double tpsStart = pgbench.tps();
         line(String.format("pgbench -N -c 8 -j 2 -T 20 (start): %.0f tps", tpsStart));
 
         ConfigurableApplicationContext sim = PspSimulatorApplication.start(0, Map.of("pspsim.api-key", PSP_KEY,
@@ -202,8 +204,8 @@ class ServiceBenchmark {
             sim.close();
         }
         uptime("pgbench (end)");
-        double tpsEnd = Pgbench.tps();
-        Pgbench.drop();
+        double tpsEnd = pgbench.tps();
+        pgbench.drop();
         line(String.format("pgbench -N -c 8 -j 2 -T 20 (end): %.0f tps", tpsEnd));
         double tps = (tpsStart + tpsEnd) / 2;
         line(String.format("%n== summary (ratios to the mean pgbench figure, %.0f tps) ==", tps));
@@ -252,18 +254,8 @@ class ServiceBenchmark {
         });
         costRun(target, "GET /api/orders/{ref}", tag, null,
                 i -> Client.get(target.url() + "/api/orders/" + refs[i], "Authorization", SHOP).statusCode() == 200);
-        costRun(target, "POST /api/orders/{ref}/checkout", tag, profile ? "cost-checkout" : null, i -> {
-            HttpResponse<String> r = Client.post(target.url() + "/api/orders/" + refs[i] + "/checkout", "{}", "Authorization", SHOP);
-            if (r.statusCode() != 200) {
-                return false;
-            }
-            JsonNode answer = JSON.readTree(r.body());
-            String redirect = answer.path("redirectUrl").asString();
-            String body = payment(redirect.substring(redirect.lastIndexOf('/') + 1),
-                    answer.path("attempt").path("referenceId").asString());
-            hooks[i] = new String[] { body, sign(body) };
-            return true;
-        });
+        costRun(target, "POST /api/orders/{ref}/checkout", tag, profile ? "cost-checkout" : null,
+                i -> checkOutKeepingWebhook(target.url(), refs[i], hooks, i));
         costRun(target, "PSP webhook, applied", tag, profile ? "cost-webhook" : null, i -> hooks[i] != null
                 && Client.post(target.url() + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("applied"));
         costRun(target, "PSP webhook, duplicate", tag, null, i -> hooks[i] != null
@@ -372,18 +364,8 @@ class ServiceBenchmark {
                     .formatted(prefix + i, prefix + i), "Authorization", SHOP).statusCode() == 201));
             line("  " + probe.count("GET /api/orders/{ref}", n,
                     i -> Client.get(url + "/api/orders/" + prefix + i, "Authorization", SHOP).statusCode() == 200));
-            line("  " + probe.count("POST /api/orders/{ref}/checkout", n, i -> {
-                HttpResponse<String> r = Client.post(url + "/api/orders/" + prefix + i + "/checkout", "{}", "Authorization", SHOP);
-                if (r.statusCode() != 200) {
-                    return false;
-                }
-                JsonNode answer = JSON.readTree(r.body());
-                String redirect = answer.path("redirectUrl").asString();
-                String body = payment(redirect.substring(redirect.lastIndexOf('/') + 1),
-                        answer.path("attempt").path("referenceId").asString());
-                hooks[i] = new String[] { body, sign(body) };
-                return true;
-            }));
+            line("  " + probe.count("POST /api/orders/{ref}/checkout", n,
+                    i -> checkOutKeepingWebhook(url, prefix + i, hooks, i)));
             line("  " + probe.count("PSP webhook, applied", n, i -> hooks[i] != null
                     && Client.post(url + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("applied")));
             line("  " + probe.count("PSP webhook, duplicate", n, i -> hooks[i] != null
@@ -479,8 +461,45 @@ class ServiceBenchmark {
                 tasks.add(signed(prefix, g - random.nextInt(5))); // a duplicate of a recent one
             }
         }
-        AtomicInteger next = new AtomicInteger();
         Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+        Pass pass = sendEach(label, jfrName, instances, tasks, (i, instance, task, l) -> {
+            long t0 = System.nanoTime();
+            HttpResponse<String> r = Client.post(instance.url() + "/webhooks/psp", task[0], "Signature", task[1]);
+            l.record("webhook", System.nanoTime() - t0);
+            if (r.statusCode() != 200) {
+                l.error("webhook " + r.statusCode() + " " + r.body());
+            } else {
+                outcomes.computeIfAbsent(JSON.readTree(r.body()).path("status").asString(), k -> new AtomicInteger())
+                        .incrementAndGet();
+            }
+        });
+        Load load = pass.load();
+        double rate = pass.rate();
+        String loadAvg = pass.loadAvg();
+        String cpuLine = pass.cpuLine();
+        costRow("webhook ingest 20% dup x" + instances.size(), tag, load.done(), rate, service(instances, load.done()), loadAvg, "");
+        long paid = Seeder.count("SELECT count(*) FROM orders WHERE status = 'PAID' AND order_ref LIKE ?", prefix + "%");
+        double[] p = load.percentilesMs("webhook");
+        line(String.format("%s: %.0f webhooks/s (%d requests in %.1f s, outcomes %s, errors %d, orders PAID %d of %d); "
+                + "p50 %.1f ms p99 %.1f ms%n  cpu: %s", label, rate, load.done(), load.seconds, outcomes, load.errors(),
+                paid, webhooks, p[0], p[1], cpuLine));
+        assertThat(paid).isEqualTo(webhooks);
+        summary.add(label + " (webhooks/s, needs 1 commit)|" + rate + "|target >= 0.50");
+    }
+
+    /** Sends one task of a signed delivery to an instance (round-robin by index), recording on {@code load}. */
+    private interface Delivery {
+        void send(int index, ServiceProcess instance, String[] task, Load load) throws Exception;
+    }
+
+    /** What one pass of {@link #sendEach} measured; {@code loadAvg} was read before it began. */
+    private record Pass(Load load, double rate, String loadAvg, String cpuLine) {
+    }
+
+    /** Every task sent once, by {@code clients} threads taking the next one, under the CPU window and pool sampler. */
+    private Pass sendEach(String label, String jfrName, List<ServiceProcess> instances, List<String[]> tasks,
+            Delivery delivery) throws Exception {
+        AtomicInteger next = new AtomicInteger();
         Load load = new Load(label);
         String loadAvg = loadAverage();
         begin(label, jfrName);
@@ -490,27 +509,11 @@ class ServiceBenchmark {
             if (i >= tasks.size()) {
                 return false;
             }
-            long t0 = System.nanoTime();
-            HttpResponse<String> r = Client.post(instances.get(i % instances.size()).url() + "/webhooks/psp",
-                    tasks.get(i)[0], "Signature", tasks.get(i)[1]);
-            l.record("webhook", System.nanoTime() - t0);
-            if (r.statusCode() != 200) {
-                l.error("webhook " + r.statusCode() + " " + r.body());
-            } else {
-                outcomes.computeIfAbsent(JSON.readTree(r.body()).path("status").asString(), k -> new AtomicInteger())
-                        .incrementAndGet();
-            }
+            delivery.send(i, instances.get(i % instances.size()), tasks.get(i), l);
             return true;
         });
         String cpuLine = end(jfrName) + "\n  " + pool.stop();
-        costRow("webhook ingest 20% dup x" + instances.size(), tag, load.done(), rate, service(instances, load.done()), loadAvg, "");
-        long paid = Seeder.count("SELECT count(*) FROM orders WHERE status = 'PAID' AND order_ref LIKE ?", prefix + "%");
-        double[] p = load.percentilesMs("webhook");
-        line(String.format("%s: %.0f webhooks/s (%d requests in %.1f s, outcomes %s, errors %d, orders PAID %d of %d); "
-                + "p50 %.1f ms p99 %.1f ms%n  cpu: %s", label, rate, load.done(), load.seconds, outcomes, load.errors(),
-                paid, webhooks, p[0], p[1], cpuLine));
-        assertThat(paid).isEqualTo(webhooks);
-        summary.add(label + " (webhooks/s, needs 1 commit)|" + rate + "|target >= 0.50");
+        return new Pass(load, rate, loadAvg, cpuLine);
     }
 
     private String[] signed(String prefix, int g) {
@@ -537,20 +540,11 @@ class ServiceBenchmark {
                 tasks.add(stripeEvent(prefix, copy, t));
             }
         }
-        AtomicInteger next = new AtomicInteger();
         Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
         // the answer to each distinct event's first delivery: Stripe backs off for hours after a 5xx
         // (a 503 stripe-event-in-flight there means its own copy overtook it and was being processed)
         Map<String, AtomicInteger> firstDelivery = new ConcurrentHashMap<>();
-        Load load = new Load(label);
-        String loadAvg = loadAverage();
-        begin(label, jfrName);
-        PoolSampler pool = new PoolSampler(instances);
-        double rate = load.run(clients, 0, 0, (thread, l) -> {
-            int i = next.getAndIncrement();
-            if (i >= tasks.size()) {
-                return false;
-            }
+        Pass pass = sendEach(label, jfrName, instances, tasks, (i, instance, task, l) -> {
             long t0 = System.nanoTime();
             HttpResponse<String> r = null;
             // as Stripe redelivers: 503 (the same event in flight elsewhere) and 500 (released after
@@ -561,8 +555,7 @@ class ServiceBenchmark {
                             .incrementAndGet();
                     Thread.sleep(20 + java.util.concurrent.ThreadLocalRandom.current().nextInt(80));
                 }
-                r = Client.post(instances.get(i % instances.size()).url() + "/webhooks/stripe", tasks.get(i)[0],
-                        "Stripe-Signature", tasks.get(i)[1]);
+                r = Client.post(instance.url() + "/webhooks/stripe", task[0], "Stripe-Signature", task[1]);
                 if (attempt == 0 && distinct.containsKey(i)) {
                     String answer = r.statusCode() == 200 ? "200"
                             : r.statusCode() + " " + JSON.readTree(r.body()).path("type").asString("").replaceAll(".*/", "")
@@ -580,9 +573,11 @@ class ServiceBenchmark {
                 outcomes.computeIfAbsent(r.body().contains("duplicate") ? "duplicate" : "received",
                         k -> new AtomicInteger()).incrementAndGet();
             }
-            return true;
         });
-        String cpuLine = end(jfrName) + "\n  " + pool.stop();
+        Load load = pass.load();
+        double rate = pass.rate();
+        String loadAvg = pass.loadAvg();
+        String cpuLine = pass.cpuLine();
         costRow("stripe ingest 20% dup x" + instances.size() + " (per request)", tag, load.done(), rate,
                 service(instances, load.done()), loadAvg, "");
         long grants = Seeder.count("SELECT count(*) FROM processed_webhook_events WHERE state = 'completed' AND id LIKE ?",
@@ -824,6 +819,20 @@ class ServiceBenchmark {
             a.jcmd("JFR.stop", "name=" + jfrName);
         }
         return line;
+    }
+
+    /** Checks the order out on {@code url} and keeps, in {@code hooks[i]}, the signed webhook that completes its payment. */
+    private static boolean checkOutKeepingWebhook(String url, String orderRef, String[][] hooks, int i) throws Exception {
+        HttpResponse<String> r = Client.post(url + "/api/orders/" + orderRef + "/checkout", "{}", "Authorization", SHOP);
+        if (r.statusCode() != 200) {
+            return false;
+        }
+        JsonNode answer = JSON.readTree(r.body());
+        String redirect = answer.path("redirectUrl").asString();
+        String body = payment(redirect.substring(redirect.lastIndexOf('/') + 1),
+                answer.path("attempt").path("referenceId").asString());
+        hooks[i] = new String[] { body, sign(body) };
+        return true;
     }
 
     private static String payment(String id, String referenceId) {

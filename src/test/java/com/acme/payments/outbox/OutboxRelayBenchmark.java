@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
@@ -30,6 +26,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import com.acme.payments.PaymentsApplication;
 import com.acme.payments.support.IntegrationTest;
+import com.acme.payments.support.Pgbench;
 import com.acme.payments.support.PspStub;
 import com.acme.payments.support.TestDatabase;
 import com.sun.net.httpserver.HttpServer;
@@ -157,36 +154,9 @@ class OutboxRelayBenchmark extends IntegrationTest {
 
     /** pgbench -i on a database of its own, then -N -c 8 -j 2 -T 20 against the same server. */
     private static double pgbenchTps() throws Exception {
-        URI server = URI.create(TestDatabase.url().substring("jdbc:".length()));
-        String host = server.getHost();
-        String port = Integer.toString(server.getPort() < 0 ? 5432 : server.getPort());
-        String user = TestDatabase.user();
-        String database = "outbox_bench_pgbench";
-        try (var c = java.sql.DriverManager.getConnection(
-                TestDatabase.url().replaceFirst("/[^/?]+(\\?|$)", "/postgres$1"), user, TestDatabase.password());
-                var s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + database);
-        }
-        run(List.of("pgbench", "-h", host, "-p", port, "-U", user, "-i", "-q", database));
-        String out = run(List.of("pgbench", "-h", host, "-p", port, "-U", user, "-N", "-c", "8", "-j", "2", "-T", "20",
-                database));
-        Matcher tps = Pattern.compile("tps = ([0-9.]+)").matcher(out);
-        if (!tps.find()) {
-            throw new IllegalStateException("no tps in pgbench output: " + out);
-        }
-        return Double.parseDouble(tps.group(1));
-    }
-
-    private static String run(List<String> command) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("PGPASSWORD", TestDatabase.password());
-        Process process = builder.start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (process.waitFor() != 0) {
-            throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
-        }
-        return out;
+        Pgbench pgbench = new Pgbench("outbox_bench_pgbench");
+        pgbench.init();
+        return pgbench.tps();
     }
 
     /** A sink that answers 200 at once and counts each Idempotency-Key. */

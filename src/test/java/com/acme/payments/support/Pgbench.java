@@ -1,4 +1,4 @@
-package com.acme.payments.bench;
+package com.acme.payments.support;
 
 import java.io.IOException;
 import java.net.URI;
@@ -6,31 +6,37 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.acme.payments.support.TestDatabase;
+/**
+ * The benchmarks' reference: {@code pgbench -N -c 8 -j 2 -T 20} on a database of its own on the test
+ * server, so a rate can be read against what that server does at all on this machine.
+ */
+public final class Pgbench {
 
-/** The reference: {@code pgbench -N -c 8 -j 2 -T 20} on a database of its own ({@code pgbench -i -s 10}), same server. */
-final class Pgbench {
+    private final String database;
 
-    static final String DATABASE = "bench_pgbench";
-
-    private Pgbench() {
+    public Pgbench(String database) {
+        this.database = database;
     }
 
-    static void init() throws Exception {
-        try (Connection c = DriverManager.getConnection(TestDatabase.url().replaceFirst("/[^/?]+(\\?|$)", "/postgres$1"),
-                TestDatabase.user(), TestDatabase.password()); Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + DATABASE + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + DATABASE);
+    /** Drops and creates the database, then {@code pgbench -i <options> -q}. */
+    public void init(String... options) throws Exception {
+        try (Connection c = serverConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+            s.execute("CREATE DATABASE " + database);
         }
-        run(List.of("-i", "-s", "10", "-q"));
+        List<String> args = new ArrayList<>(List.of("-i"));
+        args.addAll(List.of(options));
+        args.add("-q");
+        run(args);
     }
 
     /** Runs the reference and returns its tps (without initial connection time). */
-    static double tps() throws Exception {
+    public double tps() throws Exception {
         String out = run(List.of("-N", "-c", "8", "-j", "2", "-T", "20"));
         Matcher tps = Pattern.compile("tps = ([0-9.]+)").matcher(out);
         if (!tps.find()) {
@@ -39,19 +45,23 @@ final class Pgbench {
         return Double.parseDouble(tps.group(1));
     }
 
-    static void drop() throws Exception {
-        try (Connection c = DriverManager.getConnection(TestDatabase.url().replaceFirst("/[^/?]+(\\?|$)", "/postgres$1"),
-                TestDatabase.user(), TestDatabase.password()); Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + DATABASE + " WITH (FORCE)");
+    public void drop() throws Exception {
+        try (Connection c = serverConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
         }
     }
 
-    private static String run(List<String> args) throws IOException, InterruptedException {
+    private static Connection serverConnection() throws Exception {
+        return DriverManager.getConnection(TestDatabase.url().replaceFirst("/[^/?]+(\\?|$)", "/postgres$1"),
+                TestDatabase.user(), TestDatabase.password());
+    }
+
+    private String run(List<String> args) throws IOException, InterruptedException {
         URI server = URI.create(TestDatabase.url().substring("jdbc:".length()));
-        List<String> command = new java.util.ArrayList<>(List.of("pgbench", "-h", server.getHost(), "-p",
+        List<String> command = new ArrayList<>(List.of("pgbench", "-h", server.getHost(), "-p",
                 Integer.toString(server.getPort() < 0 ? 5432 : server.getPort()), "-U", TestDatabase.user()));
         command.addAll(args);
-        command.add(DATABASE);
+        command.add(database);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("PGPASSWORD", TestDatabase.password());
         Process process = builder.start();
