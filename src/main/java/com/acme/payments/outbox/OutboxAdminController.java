@@ -53,14 +53,16 @@ class OutboxAdminController {
     private static final int REDRIVE_BATCH = 500;
 
     private final OutboxAdminStore store;
+    private final OutboxStore outbox;
     private final OutboxMetrics metrics;
     private final OperatorAudit actions;
     private final JsonBodies bodies;
 
-    OutboxAdminController(OutboxAdminStore store, OutboxMetrics metrics, OperatorAudit actions,
+    OutboxAdminController(OutboxAdminStore store, OutboxStore outbox, OutboxMetrics metrics, OperatorAudit actions,
             JsonBodies bodies) {
         this.actions = actions;
         this.store = store;
+        this.outbox = outbox;
         this.metrics = metrics;
         this.bodies = bodies;
     }
@@ -123,14 +125,14 @@ class OutboxAdminController {
             @RequestBody(required = false) byte[] body) {
         caller.requireAdmin();
         RedriveRequest request = bodies.read(body, RedriveRequest.class, true);
-        OutboxAdminStore.DeadFilter filter = request.filter();
+        OutboxStore.DeadFilter filter = request.filter();
         actions.record(caller.actor(), "redrive", "outbox:dead", request.describe());
         int redriven = 0;
         long afterId = 0;
         if (filter.allKinds() || !filter.kinds().isEmpty()) {
-            OutboxAdminStore.Batch batch;
+            OutboxStore.Batch batch;
             do {
-                batch = store.redriveMatching(filter, afterId, REDRIVE_BATCH);
+                batch = outbox.redriveMatching(filter, afterId, REDRIVE_BATCH);
                 redriven += batch.rows();
                 afterId = batch.lastId();
             } while (batch.rows() == REDRIVE_BATCH);
@@ -169,7 +171,7 @@ class OutboxAdminController {
             @Size(max = 100) String kind,
             @Schema(format = "date-time", description = "RFC 3339: rows dead since then") String deadSince) {
 
-        OutboxAdminStore.DeadFilter filter() {
+        OutboxStore.DeadFilter filter() {
             if (sink != null && !SINKS.contains(sink)) {
                 throw Problems.ValidationFailed.of("sink", "must be one of notify, conversion, fulfilment");
             }
@@ -193,9 +195,9 @@ class OutboxAdminController {
                 kinds = sinkByKind.entrySet().stream().filter(e -> e.getValue().equals(sink))
                         .map(Map.Entry::getKey).toList();
             } else {
-                return new OutboxAdminStore.DeadFilter(true, List.of(), since);
+                return new OutboxStore.DeadFilter(true, List.of(), since);
             }
-            return new OutboxAdminStore.DeadFilter(false, kinds, since);
+            return new OutboxStore.DeadFilter(false, kinds, since);
         }
 
         String describe() {

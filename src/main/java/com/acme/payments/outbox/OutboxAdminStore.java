@@ -4,7 +4,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,7 +11,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
-/** The operators' view of the outbox: listing rows by state, re-driving and discarding dead ones. */
+/**
+ * The operators' view of the outbox: listing rows by state, and telling what a redrive or discard of one
+ * dead row came to. It reads {@code outbox}; the writes are {@link OutboxStore}'s (the table's one writer),
+ * joined in this Store's transaction.
+ */
 @Repository
 @Transactional
 class OutboxAdminStore {
@@ -35,40 +38,6 @@ class OutboxAdminStore {
              WHERE id = :id
             """;
 
-    /** Only a dead row is re-driven: it starts again with a fresh attempt count, due now. */
-    private static final String REDRIVE = """
-            UPDATE outbox
-               SET state = 'pending', attempts = 0, next_attempt_at = now(), redriven_at = now(), dead_at = NULL,
-                   lease_owner = NULL, lease_until = NULL
-             WHERE id = :id AND state = 'dead'
-            """;
-
-    /**
-     * One batch of a bulk redrive, in id order after {@code afterId} (a row that dies again while the
-     * redrive runs is not taken twice). A row parked by code older than V324 has no dead_at: it counts
-     * as dead since its last scheduled attempt. The outer state test re-checks each row under its lock.
-     */
-    private static final String REDRIVE_MATCHING = """
-            UPDATE outbox
-               SET state = 'pending', attempts = 0, next_attempt_at = now(), redriven_at = now(), dead_at = NULL,
-                   lease_owner = NULL, lease_until = NULL
-             WHERE state = 'dead'
-               AND id IN (SELECT id FROM outbox
-                           WHERE state = 'dead' AND id > :afterId
-                             AND (:allKinds OR kind = ANY (CAST(:kinds AS text[])))
-                             AND coalesce(dead_at, next_attempt_at) >= :deadSince
-                           ORDER BY id
-                           LIMIT :batchSize)
-            RETURNING id
-            """;
-
-    /** Settles a dead row without sending it; the rows behind it in its stream go on. */
-    private static final String DISCARD = """
-            UPDATE outbox
-               SET state = 'discarded', discarded_at = now(), discarded_by = :actor, discard_reason = :reason
-             WHERE id = :id AND state = 'dead'
-            """;
-
     /** An outbox row as operators see it; the payload is left out (it may carry personal data). */
     record Row(long id, String kind, String aggregateType, String aggregateId, String idempotencyKey, String state,
             String settledAs, int attempts, String lastError, Instant createdAt, Instant nextAttemptAt,
@@ -81,18 +50,12 @@ class OutboxAdminStore {
         DONE, NOT_DEAD, NOT_FOUND
     }
 
-    /** Which dead rows a bulk redrive takes: those of {@code kinds} (or of every kind) dead since then. */
-    record DeadFilter(boolean allKinds, List<String> kinds, Instant deadSince) {
-    }
-
-    /** One batch's count and the highest id it took (the next batch starts after it). */
-    record Batch(int rows, long lastId) {
-    }
-
     private final JdbcClient jdbc;
+    private final OutboxStore outbox;
 
-    OutboxAdminStore(JdbcClient jdbc) {
+    OutboxAdminStore(JdbcClient jdbc, OutboxStore outbox) {
         this.jdbc = jdbc;
+        this.outbox = outbox;
     }
 
     @Transactional(readOnly = true)
@@ -110,33 +73,17 @@ class OutboxAdminStore {
         return jdbc.sql(FIND).param("id", id).query(OutboxAdminStore::row).optional();
     }
 
+    /** The redrive and the look-up that tells a row that is not dead from a missing one: one transaction. */
     DeadRowChange redrive(long id) {
-        return outcome(id, jdbc.sql(REDRIVE).param("id", id).update(), "redrive");
+        return outcome(id, outbox.redrive(id));
     }
 
     DeadRowChange discard(long id, String actor, String reason) {
-        int rows = jdbc.sql(DISCARD).param("id", id).param("actor", actor).param("reason", reason).update();
-        return outcome(id, rows, "discard");
+        return outcome(id, outbox.discard(id, actor, reason));
     }
 
-    /** Re-drives up to {@code batchSize} matching dead rows with ids above {@code afterId}. */
-    Batch redriveMatching(DeadFilter filter, long afterId, int batchSize) {
-        List<Long> ids = jdbc.sql(REDRIVE_MATCHING)
-                .param("afterId", afterId)
-                .param("allKinds", filter.allKinds())
-                .param("kinds", filter.kinds().toArray(String[]::new))
-                .param("deadSince", OffsetDateTime.ofInstant(filter.deadSince(), ZoneOffset.UTC))
-                .param("batchSize", batchSize)
-                .query(Long.class)
-                .list();
-        return new Batch(ids.size(), ids.stream().mapToLong(Long::longValue).max().orElse(afterId));
-    }
-
-    private DeadRowChange outcome(long id, int rows, String what) {
-        if (rows > 1) {
-            throw new IllegalStateException(what + " touched " + rows + " rows");
-        }
-        if (rows == 1) {
+    private DeadRowChange outcome(long id, boolean done) {
+        if (done) {
             return DeadRowChange.DONE;
         }
         return find(id).isPresent() ? DeadRowChange.NOT_DEAD : DeadRowChange.NOT_FOUND;

@@ -54,17 +54,17 @@ class OutboxMetrics {
     }
 
     private final MeterRegistry registry;
-    private final OutboxMaintenanceStore store;
+    private final OutboxStatsStore store;
     private final SinkRoutes routes;
     private final Clock clock;
     private final Duration refreshEvery;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
-    private volatile OutboxMaintenanceStore.Stats stats = OutboxMaintenanceStore.Stats.NONE;
+    private volatile OutboxStatsStore.Stats stats = OutboxStatsStore.Stats.NONE;
     private volatile Instant refreshedAt = Instant.MIN;
 
-    OutboxMetrics(MeterRegistry registry, OutboxMaintenanceStore store, SinkRoutes routes, Clock clock,
+    OutboxMetrics(MeterRegistry registry, OutboxStatsStore store, SinkRoutes routes, Clock clock,
             OutboxProperties properties) {
         this.registry = registry;
         this.store = store;
@@ -72,17 +72,17 @@ class OutboxMetrics {
         this.clock = clock;
         this.refreshEvery = properties.metricsRefresh();
         gauge("payments.outbox.pending", "Rows not yet delivered (state pending, in flight included)",
-                OutboxMaintenanceStore.Stats::pending, null);
+                OutboxStatsStore.Stats::pending, null);
         gauge("payments.outbox.inflight", "Pending rows currently leased by a relay",
-                OutboxMaintenanceStore.Stats::inFlight, null);
+                OutboxStatsStore.Stats::inFlight, null);
         gauge("payments.outbox.dead", "Rows parked dead after the last attempt; need a redrive or a discard",
-                OutboxMaintenanceStore.Stats::dead, null);
+                OutboxStatsStore.Stats::dead, null);
         gauge("payments.outbox.discarded", "Dead rows an operator discarded (settled unsent), until pruned",
-                OutboxMaintenanceStore.Stats::discarded, null);
+                OutboxStatsStore.Stats::discarded, null);
         gauge("payments.outbox.unroutable", "Pending rows whose kind has no configured sink",
-                OutboxMaintenanceStore.Stats::unroutable, null);
+                OutboxStatsStore.Stats::unroutable, null);
         gauge("payments.outbox.oldest.pending.age", "Age of the oldest pending row",
-                OutboxMaintenanceStore.Stats::oldestPendingSeconds, "seconds");
+                OutboxStatsStore.Stats::oldestPendingSeconds, "seconds");
         // every routable kind's delivery meters exist from the start: dashboards and alerts see zero, not
         // "no data", and a scrape right after the first delivery does not race its recording
         for (String kind : routes.routableKinds()) {
@@ -93,7 +93,7 @@ class OutboxMetrics {
         }
     }
 
-    private void gauge(String name, String description, ToDoubleFunction<OutboxMaintenanceStore.Stats> value,
+    private void gauge(String name, String description, ToDoubleFunction<OutboxStatsStore.Stats> value,
             String unit) {
         Gauge.builder(name, this, m -> value.applyAsDouble(m.current()))
                 .description(description)
@@ -138,7 +138,7 @@ class OutboxMetrics {
         refreshedAt = clock.instant();
     }
 
-    private OutboxMaintenanceStore.Stats current() {
+    private OutboxStatsStore.Stats current() {
         if (refreshedAt.plus(refreshEvery).isBefore(clock.instant())) {
             synchronized (this) {
                 if (refreshedAt.plus(refreshEvery).isBefore(clock.instant())) {

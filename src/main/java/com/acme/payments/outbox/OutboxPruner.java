@@ -21,10 +21,10 @@ class OutboxPruner implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxPruner.class);
 
-    private final OutboxMaintenanceStore store;
+    private final OutboxStore store;
     private final OutboxProperties.Prune settings;
 
-    OutboxPruner(OutboxMaintenanceStore store, OutboxProperties properties) {
+    OutboxPruner(OutboxStore store, OutboxProperties properties) {
         this.store = store;
         this.settings = properties.prune();
     }

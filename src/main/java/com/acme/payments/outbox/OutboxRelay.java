@@ -59,7 +59,7 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
     /** Safety margin between the last send a lease allows and the lease's end. */
     private static final Duration LEASE_MARGIN = Duration.ofSeconds(1);
 
-    private final OutboxRelayStore store;
+    private final OutboxStore store;
     private final SinkRoutes routes;
     private final SinkClient sink;
     private final OutboxMetrics metrics;
@@ -74,7 +74,7 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
     private volatile boolean running;
     private volatile boolean stopping;
 
-    OutboxRelay(OutboxRelayStore store, SinkRoutes routes, SinkClient sink, OutboxMetrics metrics,
+    OutboxRelay(OutboxStore store, SinkRoutes routes, SinkClient sink, OutboxMetrics metrics,
             OutboxProperties properties, Clock clock, DataSource dataSource) {
         this.store = store;
         this.routes = routes;
@@ -221,13 +221,13 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
 
     private void recordFailure(ClaimedEffect effect, String error) {
         int failures = effect.attempts() + 1;
-        OutboxRelayStore.Failure recorded = store.markFailed(effect, error, backoff.delayAfter(failures),
+        OutboxStore.Failure recorded = store.markFailed(effect, error, backoff.delayAfter(failures),
                 properties.maxAttempts());
-        if (recorded == OutboxRelayStore.Failure.DEAD) {
+        if (recorded == OutboxStore.Failure.DEAD) {
             metrics.record(effect.kind(), Result.DEAD);
             log.error("outbox row {} ({}) is dead after {} attempts, last error: {}", effect.id(),
                     effect.idempotencyKey(), failures, error);
-        } else if (recorded == OutboxRelayStore.Failure.RETRY_LATER) {
+        } else if (recorded == OutboxStore.Failure.RETRY_LATER) {
             metrics.record(effect.kind(), Result.FAILED);
             log.info("outbox row {} ({}) failed attempt {}: {}", effect.id(), effect.idempotencyKey(), failures,
                     error);

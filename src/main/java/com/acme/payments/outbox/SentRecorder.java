@@ -32,14 +32,14 @@ final class SentRecorder {
     private static final int MAX_GROUP = 200;
     private static final long MAX_PAUSE_MILLIS = 1000;
 
-    private final OutboxRelayStore store;
+    private final OutboxStore store;
     private final OutboxMetrics metrics;
     private final RelaySession session;
     private final BooleanSupplier stopping;
     private final ConcurrentLinkedQueue<ClaimedEffect> queue = new ConcurrentLinkedQueue<>();
     private final ReentrantLock writer = new ReentrantLock();
 
-    SentRecorder(OutboxRelayStore store, OutboxMetrics metrics, RelaySession session, BooleanSupplier stopping) {
+    SentRecorder(OutboxStore store, OutboxMetrics metrics, RelaySession session, BooleanSupplier stopping) {
         this.store = store;
         this.metrics = metrics;
         this.session = session;

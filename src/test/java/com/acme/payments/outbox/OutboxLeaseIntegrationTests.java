@@ -21,7 +21,7 @@ import com.acme.payments.support.TestDatabase;
 class OutboxLeaseIntegrationTests extends OutboxIntegrationTest {
 
     @Autowired
-    private OutboxRelayStore store;
+    private OutboxStore store;
     @Autowired
     private SinkRoutes routes;
 
@@ -93,7 +93,7 @@ class OutboxLeaseIntegrationTests extends OutboxIntegrationTest {
 
         assertThat(store.markSent(stale)).isEmpty();
         assertThat(store.markFailed(stale, "HTTP 500", Duration.ofSeconds(1), MAX_ATTEMPTS))
-                .isEqualTo(OutboxRelayStore.Failure.LEASE_LOST);
+                .isEqualTo(OutboxStore.Failure.LEASE_LOST);
         assertThat(store.release(stale)).isFalse();
         Map<String, Object> row = row(idOf(key));
         assertThat(row).containsEntry("state", "pending").containsEntry("lease_owner", "new-relay")
