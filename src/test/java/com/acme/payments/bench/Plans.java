@@ -29,7 +29,7 @@ final class Plans {
             new String[] { "com.acme.payments.psp.InboxStore", "UPSERT", "webhook inbox upsert" },
             new String[] { "com.acme.payments.psp.InboxStore", "LEASE_DUE", "inbox replay claim" },
             new String[] { "com.acme.payments.order.OrderStore", "CLAIM_STRAGGLERS", "straggler claim" },
-            new String[] { "com.acme.payments.outbox.OutboxRelayStore", "CLAIM", "outbox relay claim" },
+            new String[] { "com.acme.payments.outbox.OutboxStore", "CLAIM", "outbox relay claim" },
             new String[] { "com.acme.payments.stripe.ProcessedEventStore", "INSERT", "Stripe event claim" },
             new String[] { "com.acme.payments.stripe.ProcessedEventStore", "COMPLETE", "Stripe event completion" });
 
