@@ -8,7 +8,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * A payment as the PSP reports it (create/get/find answers and webhooks share this shape). The
  * customer block is deliberately not read: it is never stored or logged by us.
  */
-@Schema(description = "The PSP payment object (psp-api.md); unknown fields are ignored")
+@Schema(description = "The PSP Gateway API's payment object (its calls and states: docs/simulator.md); unknown fields are ignored")
 public record PspPayment(String id, String referenceId, String paymentType, String state, BigDecimal amount,
         String currency, String redirectUrl, String errorCode, String errorMessage, String parentPaymentId) {
 
