@@ -1,10 +1,8 @@
 package com.acme.payments.discrepancy;
 
 import static com.acme.payments.support.PspFixtures.createCall;
-import static com.acme.payments.support.PspFixtures.created;
 import static com.acme.payments.support.PspFixtures.envelope;
 import static com.acme.payments.support.PspFixtures.findCall;
-import static com.acme.payments.support.PspFixtures.found;
 import static com.acme.payments.support.PspFixtures.getCall;
 import static com.acme.payments.support.PspFixtures.nothingFound;
 import static com.acme.payments.support.PspFixtures.payment;
@@ -30,6 +28,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import com.acme.payments.outbox.OutboxRelay;
+import com.acme.payments.support.Checkouts;
 import com.acme.payments.support.Http;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
@@ -73,15 +72,7 @@ class DiscrepancyIntegrationTests extends IntegrationTest {
     }
 
     String paidOrder(String amount) {
-        var order = shop().createOrder(amount, "EUR");
-        psp.stubFor(createCall().willReturn(created("pay-" + order.orderRef(), "COMPLETED", amount, "EUR")));
-        for (int i = 0; i < 3 && shop().checkout(order.orderRef()).status() != 200; i++) {
-            psp.stubFor(findCall().willReturn(found(payment("pay-" + order.orderRef(), latestReference(order.orderRef()),
-                    "DEPOSIT", "COMPLETED", amount, "EUR"))));
-        }
-        assertThat(shop().order(order.orderRef()).json().path("status").asString()).isEqualTo("PAID");
-        psp.resetAll();
-        return order.orderRef();
+        return Checkouts.paidOrder(new Shop(http()), psp, jdbc, amount);
     }
 
     String latestReference(String orderRef) {

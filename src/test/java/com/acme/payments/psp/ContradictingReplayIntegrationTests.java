@@ -1,7 +1,6 @@
 package com.acme.payments.psp;
 
 import static com.acme.payments.support.PspFixtures.createCall;
-import static com.acme.payments.support.PspFixtures.created;
 import static com.acme.payments.support.PspFixtures.envelope;
 import static com.acme.payments.support.PspFixtures.getCall;
 import static com.acme.payments.support.PspFixtures.payment;
@@ -17,6 +16,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.acme.payments.support.Http.Response;
+import com.acme.payments.support.Checkouts;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 
@@ -51,13 +51,7 @@ class ContradictingReplayIntegrationTests extends IntegrationTest {
     }
 
     String paidOrder(String amount) {
-        Shop shop = new Shop(http());
-        var order = shop.createOrder(amount, "EUR");
-        psp.stubFor(createCall().willReturn(created("pay-" + order.orderRef(), "COMPLETED", amount, "EUR")));
-        assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(200);
-        assertThat(shop.order(order.orderRef()).json().path("status").asString()).isEqualTo("PAID");
-        psp.resetAll();
-        return order.orderRef();
+        return Checkouts.paidOrder(new Shop(http()), psp, jdbc, amount);
     }
 
     @Test

@@ -28,6 +28,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStore;
+import com.acme.payments.support.Checkouts;
 import com.acme.payments.support.Http;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
@@ -54,21 +55,7 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
     OrderStore orders;
 
     String paidOrder(String amount) {
-        Shop shop = new Shop(http());
-        var order = shop.createOrder(amount, "EUR");
-        psp.stubFor(createCall().willReturn(created("pay-" + order.orderRef(), "COMPLETED", amount, "EUR")));
-        // on a loaded machine the JVM's first PSP call can outlast the read timeout: the retry reconciles
-        for (int i = 0; i < 3 && shop.checkout(order.orderRef()).status() != 200; i++) {
-            String reference = jdbc.sql("""
-                    SELECT a.reference_id FROM psp_attempt a JOIN orders o ON o.id = a.order_id
-                     WHERE o.order_ref = :ref ORDER BY a.id DESC LIMIT 1""").param("ref", order.orderRef())
-                    .query(String.class).single();
-            psp.stubFor(findCall().willReturn(found(payment("pay-" + order.orderRef(), reference, "DEPOSIT",
-                    "COMPLETED", amount, "EUR"))));
-        }
-        assertThat(new Shop(http()).order(order.orderRef()).json().path("status").asString()).isEqualTo("PAID");
-        psp.resetAll();
-        return order.orderRef();
+        return Checkouts.paidOrder(new Shop(http()), psp, jdbc, amount);
     }
 
     Response refund(String credential, String orderRef, String key, String amount) {

@@ -1,10 +1,7 @@
 package com.acme.payments.refund;
 
 import static com.acme.payments.support.PspFixtures.createCall;
-import static com.acme.payments.support.PspFixtures.created;
 import static com.acme.payments.support.PspFixtures.envelope;
-import static com.acme.payments.support.PspFixtures.findCall;
-import static com.acme.payments.support.PspFixtures.found;
 import static com.acme.payments.support.PspFixtures.getCall;
 import static com.acme.payments.support.PspFixtures.payment;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
@@ -20,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.acme.payments.support.Checkouts;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 
@@ -80,20 +78,6 @@ class RefundUnknownPspStateIntegrationTests extends IntegrationTest {
     }
 
     private String paidOrder(String amount) {
-        Shop shop = new Shop(http());
-        var order = shop.createOrder(amount, "EUR");
-        psp.stubFor(createCall().willReturn(created("pay-" + order.orderRef(), "COMPLETED", amount, "EUR")));
-        // on a loaded machine the JVM's first PSP call can outlast the read timeout: the retry reconciles
-        for (int i = 0; i < 3 && shop.checkout(order.orderRef()).status() != 200; i++) {
-            String reference = jdbc.sql("""
-                    SELECT a.reference_id FROM psp_attempt a JOIN orders o ON o.id = a.order_id
-                     WHERE o.order_ref = :ref ORDER BY a.id DESC LIMIT 1""").param("ref", order.orderRef())
-                    .query(String.class).single();
-            psp.stubFor(findCall().willReturn(found(payment("pay-" + order.orderRef(), reference, "DEPOSIT",
-                    "COMPLETED", amount, "EUR"))));
-        }
-        assertThat(shop.order(order.orderRef()).json().path("status").asString()).isEqualTo("PAID");
-        psp.resetAll();
-        return order.orderRef();
+        return Checkouts.paidOrder(new Shop(http()), psp, jdbc, amount);
     }
 }

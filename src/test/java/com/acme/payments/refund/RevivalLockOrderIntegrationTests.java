@@ -1,7 +1,6 @@
 package com.acme.payments.refund;
 
 import static com.acme.payments.support.PspFixtures.createCall;
-import static com.acme.payments.support.PspFixtures.created;
 import static com.acme.payments.support.PspFixtures.findCall;
 import static com.acme.payments.support.PspFixtures.nothingFound;
 import static com.acme.payments.support.PspFixtures.payment;
@@ -26,6 +25,7 @@ import com.acme.payments.common.jobs.SweepLoop.Outcome;
 import com.acme.payments.order.OrderStore;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.support.Http.Response;
+import com.acme.payments.support.Checkouts;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 
@@ -52,12 +52,7 @@ class RevivalLockOrderIntegrationTests extends IntegrationTest {
     OrderStore orders;
 
     String paidOrder(String amount) {
-        Shop shop = new Shop(http());
-        var order = shop.createOrder(amount, "EUR");
-        psp.stubFor(createCall().willReturn(created("pay-" + order.orderRef(), "COMPLETED", amount, "EUR")));
-        assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(200);
-        psp.resetAll();
-        return order.orderRef();
+        return Checkouts.paidOrder(new Shop(http()), psp, jdbc, amount);
     }
 
     String abandonedRefund(String orderRef, String amount) {

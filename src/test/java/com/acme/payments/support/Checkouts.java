@@ -36,4 +36,15 @@ public final class Checkouts {
         }
         throw new AssertionError("could not check out " + orderRef);
     }
+
+    /** A new EUR order paid by one COMPLETED payment {@code pay-<orderRef>}; the stub's mappings are reset after. */
+    public static String paidOrder(Shop shop, WireMockServer psp, JdbcClient jdbc, String amount) {
+        String orderRef = shop.createOrder(amount, "EUR").orderRef();
+        checkOut(shop, psp, jdbc, orderRef, "pay-" + orderRef, "COMPLETED", amount);
+        if (!"PAID".equals(shop.order(orderRef).json().path("status").asString())) {
+            throw new AssertionError(orderRef + " is not PAID after its checkout");
+        }
+        psp.resetAll();
+        return orderRef;
+    }
 }
