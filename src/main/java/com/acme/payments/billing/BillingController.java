@@ -10,17 +10,17 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.billing.GrantStore.Grant;
-import com.acme.payments.billing.PurchaseStore.Purchase;
-import com.acme.payments.billing.SubscriptionStore.Subscription;
-import com.acme.payments.common.security.Allow;
-import com.acme.payments.common.security.Allow.Role;
-import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.web.Problems;
-
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
+
+import com.acme.payments.billing.GrantStore.Grant;
+import com.acme.payments.billing.PurchaseStore.Purchase;
+import com.acme.payments.billing.SubscriptionStore.Subscription;
+import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.web.Problems;
 
 /** The billing read API and "sync now", for operators (admin key). Period fields are epoch seconds. */
 @RestController
@@ -38,7 +38,7 @@ class BillingController {
     private final ReconciliationOrchestrator reconciliation;
 
     BillingController(SubscriptionStore subscriptions, GrantStore grants, UserStore users, PurchaseStore purchases,
-            ReconciliationOrchestrator reconciliation, com.acme.payments.common.audit.OperatorAudit actions) {
+            ReconciliationOrchestrator reconciliation, com.acme.payments.operator.OperatorAudit actions) {
         this.subscriptions = subscriptions;
         this.grants = grants;
         this.users = users;
@@ -47,7 +47,7 @@ class BillingController {
         this.actions = actions;
     }
 
-    private final com.acme.payments.common.audit.OperatorAudit actions;
+    private final com.acme.payments.operator.OperatorAudit actions;
 
     @GetMapping("/subscriptions/{subscriptionId}")
     @Operation(operationId = "getSubscription")

@@ -28,7 +28,7 @@ import com.acme.payments.common.ops.Unresolved;
  */
 @Repository
 @Transactional
-class AttemptStore extends SweptStore<Attempt> {
+public class AttemptStore extends SweptStore<Attempt> {
 
     /** The claim: the partial unique index decides who owns the order's one open attempt. */
     private static final String CLAIM = """
@@ -182,7 +182,7 @@ class AttemptStore extends SweptStore<Attempt> {
 
     /** The attempt a PSP payment belongs to: by its id once linked, else by our reference. */
     @Transactional(readOnly = true)
-    Optional<Attempt> findForPayment(String paymentId, String referenceId) {
+    public Optional<Attempt> findForPayment(String paymentId, String referenceId) {
         Optional<Attempt> linked = paymentId == null ? Optional.empty()
                 : jdbc.sql(BY_PAYMENT).param("paymentId", paymentId).query(ROW).optional();
         if (linked.isPresent() || referenceId == null) {

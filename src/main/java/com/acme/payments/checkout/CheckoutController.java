@@ -8,23 +8,23 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.security.Allow;
-import com.acme.payments.common.security.Allow.Role;
-import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.audit.OperatorAudit;
-import com.acme.payments.common.audit.OperatorNote;
-import com.acme.payments.common.web.JsonBodies;
-import com.acme.payments.common.web.ProblemAnswers;
-import com.acme.payments.common.web.ProblemType;
-import com.acme.payments.common.web.Problems;
-import com.acme.payments.order.Order;
-import com.acme.payments.order.OrderLookup;
-import com.acme.payments.order.OrderView;
-
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+
+import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
+import com.acme.payments.common.web.Problems;
+import com.acme.payments.operator.OperatorAudit;
+import com.acme.payments.operator.OperatorNote;
+import com.acme.payments.order.Order;
+import com.acme.payments.order.OrderLookup;
+import com.acme.payments.order.OrderView;
 
 /** Checkout, the customer's return, and the operator's way out of an attempt the PSP never saw. */
 @RestController

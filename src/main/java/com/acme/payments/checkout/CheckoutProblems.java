@@ -2,12 +2,11 @@ package com.acme.payments.checkout;
 
 import java.time.Duration;
 
-
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.common.web.ProblemType;
 
 /** The checkout answers that are not a redirect, each with its stable problem type. */
-final class CheckoutProblems {
+public final class CheckoutProblems {
 
     private CheckoutProblems() {
     }
@@ -26,8 +25,8 @@ final class CheckoutProblems {
         }
     }
 
-    static final class PaymentOutcomeUnknownProblem extends ApiProblem {
-        PaymentOutcomeUnknownProblem(String referenceId, Duration retryAfter) {
+    public static final class PaymentOutcomeUnknownProblem extends ApiProblem {
+        public PaymentOutcomeUnknownProblem(String referenceId, Duration retryAfter) {
             super(ProblemType.PAYMENT_OUTCOME_UNKNOWN, "The payment provider's answer was lost and the payment could not be found yet; retry later.");
             with("referenceId", referenceId);
             retryAfter(retryAfter);
@@ -42,8 +41,8 @@ final class CheckoutProblems {
         }
     }
 
-    static final class PspRejectedProblem extends ApiProblem {
-        PspRejectedProblem(String referenceId, String errorCode) {
+    public static final class PspRejectedProblem extends ApiProblem {
+        public PspRejectedProblem(String referenceId, String errorCode) {
             super(ProblemType.PSP_REJECTED, "The payment provider refused to create the payment; nothing was charged.");
             with("referenceId", referenceId);
             with("errorCode", errorCode);

@@ -5,6 +5,8 @@ import java.util.List;
 
 import org.springframework.stereotype.Component;
 
+import com.acme.payments.capture.Operation;
+import com.acme.payments.capture.OperationStore;
 import com.acme.payments.common.ops.Unresolved;
 import com.acme.payments.common.ops.UnresolvedSource;
 

@@ -25,6 +25,8 @@ import com.acme.payments.psp.PaymentPayloadFault;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PaymentUpdateHandler.Applied;
 import com.acme.payments.psp.PspPayment;
+import com.acme.payments.secondcharge.DuplicateChargeMetrics;
+import com.acme.payments.secondcharge.DuplicateChargeStore;
 
 /**
  * Applies a deposit's PSP state to its attempt and order in one transaction: the attempt settles
@@ -36,7 +38,7 @@ import com.acme.payments.psp.PspPayment;
  * truth: nothing moves, and it is recorded as a discrepancy.
  */
 @Component
-class DepositApplier {
+public class DepositApplier {
 
     private static final Logger log = LoggerFactory.getLogger(DepositApplier.class);
 
@@ -64,7 +66,7 @@ class DepositApplier {
 
     /** {@link #apply} as part of another Applier's write (a capture/void moving its order): joins, never opens. */
     @Transactional(propagation = Propagation.MANDATORY)
-    Applied applyJoined(Attempt attempt, PspPayment payment) {
+    public Applied applyJoined(Attempt attempt, PspPayment payment) {
         return settle(attempt, payment).applied();
     }
 

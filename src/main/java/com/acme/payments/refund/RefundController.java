@@ -11,18 +11,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.security.Allow;
-import com.acme.payments.common.security.Allow.Role;
-import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.audit.OperatorAudit;
-import com.acme.payments.common.audit.OperatorNote;
-import com.acme.payments.common.web.JsonBodies;
-import com.acme.payments.common.web.ProblemAnswers;
-import com.acme.payments.common.web.ProblemType;
-import com.acme.payments.common.web.Problems;
-import com.acme.payments.order.Order;
-import com.acme.payments.order.OrderLookup;
-import com.acme.payments.order.OrderStore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
@@ -33,6 +21,19 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+
+import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
+import com.acme.payments.common.web.Problems;
+import com.acme.payments.operator.OperatorAudit;
+import com.acme.payments.operator.OperatorNote;
+import com.acme.payments.order.Order;
+import com.acme.payments.order.OrderLookup;
+import com.acme.payments.order.OrderStore;
 
 /** Refunds of a PAID order, for operators (admin key). */
 @RestController

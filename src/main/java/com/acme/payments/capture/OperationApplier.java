@@ -1,10 +1,12 @@
-package com.acme.payments.checkout;
+package com.acme.payments.capture;
 
 import java.time.Duration;
 
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.checkout.AttemptStore;
+import com.acme.payments.checkout.DepositApplier;
 import com.acme.payments.common.jobs.SweepLoop.Outcome;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PspPayment;

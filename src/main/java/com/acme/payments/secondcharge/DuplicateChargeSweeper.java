@@ -1,10 +1,12 @@
-package com.acme.payments.checkout;
+package com.acme.payments.secondcharge;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
+
+import java.time.Clock;
 
 import com.acme.payments.common.jobs.Backoff;
 import com.acme.payments.common.jobs.Schedules;
@@ -13,8 +15,6 @@ import com.acme.payments.common.jobs.SweepProperties;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.refund.SecondChargeRefunds;
 
-import java.time.Clock;
-
 /**
  * With {@code payments.duplicates.auto-refund}, refunds second charges nobody asked to refund yet — through
  * the same claim as the operator's call ({@link SecondChargeRefunds}), so it never adds a second refund.
@@ -22,7 +22,7 @@ import java.time.Clock;
  * feature. Runs on {@code payments.sweep.*}.
  */
 @Component
-class DuplicateChargeSweeper implements SchedulingConfigurer {
+public class DuplicateChargeSweeper implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(DuplicateChargeSweeper.class);
 
@@ -50,7 +50,7 @@ class DuplicateChargeSweeper implements SchedulingConfigurer {
                 shutdown, this, "sweep");
     }
 
-    void sweep() {
+    public void sweep() {
         if (!duplicateProperties.autoRefund()) {
             return;
         }

@@ -1,4 +1,4 @@
-package com.acme.payments.common.audit;
+package com.acme.payments.operator;
 
 import java.util.Locale;
 

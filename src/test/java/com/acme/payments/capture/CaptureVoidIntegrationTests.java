@@ -1,4 +1,4 @@
-package com.acme.payments.checkout;
+package com.acme.payments.capture;
 
 import static com.acme.payments.support.PspFixtures.PAST_READ_TIMEOUT_MS;
 import static com.acme.payments.support.PspFixtures.createCall;

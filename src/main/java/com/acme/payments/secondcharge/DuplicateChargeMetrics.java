@@ -1,4 +1,4 @@
-package com.acme.payments.checkout;
+package com.acme.payments.secondcharge;
 
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -13,7 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * a rolled-back apply that is retried is not counted twice.
  */
 @Component
-class DuplicateChargeMetrics {
+public class DuplicateChargeMetrics {
 
     private final Counter detected;
 
@@ -22,7 +22,7 @@ class DuplicateChargeMetrics {
                 .description("Second charges detected: COMPLETED payments an order did not book").register(registry);
     }
 
-    void detectedOnCommit() {
+    public void detectedOnCommit() {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
             detected.increment();
             return;

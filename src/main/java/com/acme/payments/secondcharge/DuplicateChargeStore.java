@@ -1,4 +1,4 @@
-package com.acme.payments.checkout;
+package com.acme.payments.secondcharge;
 
 import java.math.BigDecimal;
 import java.sql.ResultSet;
@@ -21,7 +21,7 @@ import com.acme.payments.common.jobs.Rows;
  */
 @Repository
 @Transactional
-class DuplicateChargeStore {
+public class DuplicateChargeStore {
 
     private static final String RECORD = """
             INSERT INTO duplicate_charge (order_id, psp_payment_id, amount, currency)
@@ -58,7 +58,7 @@ class DuplicateChargeStore {
 
     /** Inside the apply's transaction: true only for the first record of this payment. */
     @Transactional(propagation = Propagation.MANDATORY)
-    boolean record(long orderId, String paymentId, BigDecimal amount, String currency) {
+    public boolean record(long orderId, String paymentId, BigDecimal amount, String currency) {
         return Rows.atMostOne(jdbc.sql(RECORD).param("orderId", orderId).param("paymentId", paymentId)
                 .param("amount", amount).param("currency", currency).update(), "duplicate_charge");
     }

@@ -1,4 +1,4 @@
-package com.acme.payments.checkout;
+package com.acme.payments.secondcharge;
 
 import java.math.BigDecimal;
 import java.time.Instant;

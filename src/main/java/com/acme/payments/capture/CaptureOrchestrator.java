@@ -1,4 +1,4 @@
-package com.acme.payments.checkout;
+package com.acme.payments.capture;
 
 import java.util.Optional;
 
@@ -8,6 +8,7 @@ import org.springframework.stereotype.Component;
 
 import com.acme.payments.checkout.CheckoutProblems.PaymentOutcomeUnknownProblem;
 import com.acme.payments.checkout.CheckoutProblems.PspRejectedProblem;
+import com.acme.payments.checkout.CheckoutProperties;
 import com.acme.payments.common.jobs.SweepLoop;
 import com.acme.payments.common.jobs.SweepProperties;
 import com.acme.payments.common.jobs.Unclassified;
@@ -25,7 +26,7 @@ import com.acme.payments.psp.PspRejected;
  * call; an ambiguous answer is reconciled with {@code GET /payments/{id}}, never re-POSTed.
  */
 @Component
-class CaptureOrchestrator {
+public class CaptureOrchestrator {
 
     private static final Logger log = LoggerFactory.getLogger(CaptureOrchestrator.class);
 
@@ -82,7 +83,7 @@ class CaptureOrchestrator {
     }
 
     /** Shared with the sweep, which passes {@code underLease} so a taken-over lease writes nothing. */
-    SweepLoop.Outcome resolve(Operation operation, boolean underLease) {
+    public SweepLoop.Outcome resolve(Operation operation, boolean underLease) {
         Optional<PspPayment> payment;
         try {
             payment = psp.get(operation.pspPaymentId());

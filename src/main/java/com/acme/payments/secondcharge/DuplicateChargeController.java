@@ -1,4 +1,4 @@
-package com.acme.payments.checkout;
+package com.acme.payments.secondcharge;
 
 import java.util.List;
 import java.util.Optional;
@@ -11,22 +11,23 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.audit.OperatorAudit;
-import com.acme.payments.common.audit.OperatorNote;
-import com.acme.payments.common.security.Allow;
-import com.acme.payments.common.security.Allow.Role;
-import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.web.JsonBodies;
-import com.acme.payments.common.web.ProblemAnswers;
-import com.acme.payments.common.web.ProblemType;
-import com.acme.payments.common.web.Problems;
-import com.acme.payments.refund.SecondChargeRefunds;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+
+import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
+import com.acme.payments.common.web.Problems;
+import com.acme.payments.operator.OperatorAudit;
+import com.acme.payments.operator.OperatorNote;
+import com.acme.payments.refund.SecondChargeRefunds;
 
 /** Second charges: the list, and the full refund of one (admin key). */
 @RestController

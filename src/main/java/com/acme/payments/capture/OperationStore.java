@@ -1,4 +1,4 @@
-package com.acme.payments.checkout;
+package com.acme.payments.capture;
 
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +17,7 @@ import com.acme.payments.common.ops.Unresolved;
 /** Owns {@code psp_payment_operation}: capture/void claimed before the call, settled conditionally. */
 @Repository
 @Transactional
-class OperationStore extends SweptStore<Operation> {
+public class OperationStore extends SweptStore<Operation> {
 
     private static final String CLAIM = """
             INSERT INTO psp_payment_operation (order_id, kind, state, psp_payment_id, requested_by)
@@ -124,7 +124,7 @@ class OperationStore extends SweptStore<Operation> {
 
     /** IN_FLIGHT and UNKNOWN operations, oldest first; the reference is the operation's id. */
     @Transactional(readOnly = true)
-    List<Unresolved> unresolved(int limit) {
+    public List<Unresolved> unresolved(int limit) {
         return jdbc.sql(UNRESOLVED).param("limit", limit)
                 .query((rs, n) -> new Unresolved(
                         rs.getString("kind").toLowerCase(Locale.ROOT), "op-" + rs.getLong("id"),

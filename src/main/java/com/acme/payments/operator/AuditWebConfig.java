@@ -1,4 +1,4 @@
-package com.acme.payments.common.audit;
+package com.acme.payments.operator;
 
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;

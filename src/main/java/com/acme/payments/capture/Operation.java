@@ -1,7 +1,7 @@
-package com.acme.payments.checkout;
+package com.acme.payments.capture;
 
 /** One capture or void of an AUTHORIZED payment ({@code psp_payment_operation}). */
-record Operation(long id, long orderId, Kind kind, String state, String pspPaymentId, long leaseVersion) {
+public record Operation(long id, long orderId, Kind kind, String state, String pspPaymentId, long leaseVersion) {
 
     enum Kind {
         CAPTURE, VOID

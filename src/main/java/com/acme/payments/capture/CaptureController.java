@@ -1,25 +1,25 @@
-package com.acme.payments.checkout;
+package com.acme.payments.capture;
 
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.audit.OperatorAudit;
-import com.acme.payments.common.audit.OperatorNote;
-import com.acme.payments.common.security.Allow;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
+
 import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
+import com.acme.payments.operator.OperatorAudit;
+import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderLookup;
 import com.acme.payments.order.OrderView;
-
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.tags.Tag;
 
 /** Capture or void an AUTHORIZED order (admin key); both answer the order view. Optional body {@code {reason}}. */
 @RestController

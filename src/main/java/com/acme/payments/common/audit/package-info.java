@@ -1,2 +1,0 @@
-/** The operator audit trail: who did what to which resource, when, and why. */
-package com.acme.payments.common.audit;
