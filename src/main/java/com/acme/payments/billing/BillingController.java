@@ -10,17 +10,17 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.ArraySchema;
-import io.swagger.v3.oas.annotations.media.Schema;
-
 import com.acme.payments.billing.GrantStore.Grant;
 import com.acme.payments.billing.PurchaseStore.Purchase;
 import com.acme.payments.billing.SubscriptionStore.Subscription;
-import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.Problems;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
 
 /** The billing read API and "sync now", for operators (admin key). Period fields are epoch seconds. */
 @RestController

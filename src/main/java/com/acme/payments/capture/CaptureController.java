@@ -5,12 +5,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.tags.Tag;
-
-import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
@@ -20,6 +16,10 @@ import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderLookup;
 import com.acme.payments.order.OrderView;
+
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
 
 /** Capture or void an AUTHORIZED order (admin key); both answer the order view. Optional body {@code {reason}}. */
 @RestController

@@ -6,12 +6,12 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import io.micrometer.core.instrument.MeterRegistry;
-
 import com.acme.payments.common.jobs.Poll;
 import com.acme.payments.common.jobs.Shutdown;
 import com.acme.payments.common.jobs.StragglerProperties;
 import com.acme.payments.secondcharge.DuplicateChargeProperties;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The abandoned-attempt watch ({@code abandoned-watch}): an abandoned attempt's payment may appear at the

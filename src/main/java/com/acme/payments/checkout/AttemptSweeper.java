@@ -6,8 +6,6 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import io.micrometer.core.instrument.MeterRegistry;
-
 import com.acme.payments.capture.CaptureOrchestrator;
 import com.acme.payments.capture.Operation;
 import com.acme.payments.capture.OperationStore;
@@ -17,6 +15,8 @@ import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
 import com.acme.payments.common.jobs.Sweep;
 import com.acme.payments.common.jobs.SweepProperties;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Schedules the {@link Sweep} of checkout attempts and then of capture/void operations: what no request

@@ -6,10 +6,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import io.swagger.v3.oas.annotations.Operation;
-
-import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Allow.Role;
+
+import io.swagger.v3.oas.annotations.Operation;
 
 /** {@code GET /api/admin/actions[?target=…]}: the audit trail, newest first, or one resource's oldest first. */
 @RestController

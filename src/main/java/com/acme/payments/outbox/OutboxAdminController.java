@@ -16,6 +16,15 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
+import com.acme.payments.common.web.Problems;
+import com.acme.payments.operator.OperatorAudit;
+
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -23,15 +32,6 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
-
-import com.acme.payments.common.security.Allow.Role;
-import com.acme.payments.common.security.Allow;
-import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.web.JsonBodies;
-import com.acme.payments.common.web.ProblemAnswers;
-import com.acme.payments.common.web.ProblemType;
-import com.acme.payments.common.web.Problems;
-import com.acme.payments.operator.OperatorAudit;
 
 /**
  * Operators' outbox endpoints (admin key): {@code GET /api/admin/outbox?state=dead} lists rows,

@@ -6,14 +6,14 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import java.time.Clock;
-
 import com.acme.payments.common.jobs.Backoff;
 import com.acme.payments.common.jobs.Schedules;
 import com.acme.payments.common.jobs.Shutdown;
 import com.acme.payments.common.jobs.SweepProperties;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.refund.SecondChargeRefunds;
+
+import java.time.Clock;
 
 /**
  * With {@code payments.duplicates.auto-refund}, refunds second charges nobody asked to refund yet — through

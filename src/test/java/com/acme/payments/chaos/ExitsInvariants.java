@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import tools.jackson.databind.JsonNode;
-
 import com.acme.payments.chaos.Invariants.Check;
+
+import tools.jackson.databind.JsonNode;
 
 /**
  * The invariants of issue 13, checked against the database and the simulator after the run:

@@ -33,14 +33,14 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import com.github.tomakehurst.wiremock.client.MappingBuilder;
-
 import com.acme.payments.secondcharge.DuplicateChargeSweeper;
-import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.Http;
+import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.Instances;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
+
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
 
 /**
  * The exits raced from two instances (this test's application and a second one with its own pool,

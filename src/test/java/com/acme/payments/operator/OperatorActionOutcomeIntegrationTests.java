@@ -12,12 +12,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import tools.jackson.databind.JsonNode;
-
-import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.Http;
+import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
+
+import tools.jackson.databind.JsonNode;
 
 /** The audit trail says what became of each operator action, not only that it was asked for. */
 class OperatorActionOutcomeIntegrationTests extends IntegrationTest {
