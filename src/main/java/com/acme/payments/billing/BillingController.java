@@ -13,6 +13,8 @@ import org.springframework.web.bind.annotation.RestController;
 import com.acme.payments.billing.GrantStore.Grant;
 import com.acme.payments.billing.PurchaseStore.Purchase;
 import com.acme.payments.billing.SubscriptionStore.Subscription;
+import com.acme.payments.common.audit.Audited;
+import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
@@ -38,16 +40,13 @@ class BillingController {
     private final ReconciliationOrchestrator reconciliation;
 
     BillingController(SubscriptionStore subscriptions, GrantStore grants, UserStore users, PurchaseStore purchases,
-            ReconciliationOrchestrator reconciliation, com.acme.payments.common.audit.OperatorAudit actions) {
+            ReconciliationOrchestrator reconciliation) {
         this.subscriptions = subscriptions;
         this.grants = grants;
         this.users = users;
         this.purchases = purchases;
         this.reconciliation = reconciliation;
-        this.actions = actions;
     }
-
-    private final com.acme.payments.common.audit.OperatorAudit actions;
 
     @GetMapping("/subscriptions/{subscriptionId}")
     @Operation(operationId = "getSubscription")
@@ -83,6 +82,7 @@ class BillingController {
     }
 
     @PostMapping("/subscriptions/{subscriptionId}/sync")
+    @Audited(action = "sync", target = "subscription:{subscriptionId}")
     @Operation(operationId = "syncSubscription")
     SyncView sync(@PathVariable String subscriptionId, Caller caller) {
         caller.requireAdmin();
@@ -90,7 +90,7 @@ class BillingController {
             // the id becomes a path segment of a Stripe API call made with our secret key: '..' would climb out
             throw new Problems.NotFound("Subscription");
         }
-        actions.record(caller.actor(), "sync", "subscription:" + subscriptionId, null);
+        OperatorNote.NONE.asked();
         return new SyncView(reconciliation.sync(subscriptionId));
     }
 

@@ -5,7 +5,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.audit.OperatorAudit;
+import com.acme.payments.common.audit.Audited;
 import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
@@ -28,19 +28,17 @@ class CaptureController {
 
     private final OrderLookup orders;
     private final CaptureOrchestrator orchestrator;
-    private final OperatorAudit actions;
     private final JsonBodies bodies;
 
-    CaptureController(OrderLookup orders, CaptureOrchestrator orchestrator, OperatorAudit actions,
-            JsonBodies bodies) {
+    CaptureController(OrderLookup orders, CaptureOrchestrator orchestrator, JsonBodies bodies) {
         this.orders = orders;
         this.orchestrator = orchestrator;
-        this.actions = actions;
         this.bodies = bodies;
     }
 
     @PostMapping("/api/orders/{orderRef}/capture")
     @Allow(Role.ADMIN)
+    @Audited(action = "capture", target = "order:{orderRef}")
     @io.swagger.v3.oas.annotations.Operation(operationId = "captureOrder", summary = "Capture an AUTHORIZED order")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.ORDER_NOT_AUTHORIZED, ProblemType.PAYMENT_OUTCOME_UNKNOWN,
             ProblemType.PSP_REJECTED })
@@ -52,6 +50,7 @@ class CaptureController {
 
     @PostMapping("/api/orders/{orderRef}/void")
     @Allow(Role.ADMIN)
+    @Audited(action = "void", target = "order:{orderRef}")
     @io.swagger.v3.oas.annotations.Operation(operationId = "voidOrder", summary = "Void an AUTHORIZED order")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.ORDER_NOT_AUTHORIZED, ProblemType.PAYMENT_OUTCOME_UNKNOWN,
             ProblemType.PSP_REJECTED })
@@ -64,8 +63,7 @@ class CaptureController {
     private OrderView perform(String orderRef, Caller caller, byte[] body, Operation.Kind kind) {
         Order order = orders.require(orderRef);
         OperatorNote note = bodies.read(body, OperatorNote.class, true);
-        actions.record(caller.actor(), kind.name().toLowerCase(java.util.Locale.ROOT), "order:" + orderRef,
-                note.reason());
+        note.asked();
         orchestrator.perform(order, kind, caller.actor());
         return OrderView.of(orders.require(orderRef));
     }

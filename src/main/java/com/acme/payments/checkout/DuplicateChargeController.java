@@ -11,7 +11,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.audit.OperatorAudit;
+import com.acme.payments.common.audit.Audited;
 import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
@@ -35,14 +35,11 @@ class DuplicateChargeController {
 
     private final DuplicateChargeStore duplicates;
     private final SecondChargeRefunds refunds;
-    private final OperatorAudit actions;
     private final JsonBodies bodies;
 
-    DuplicateChargeController(DuplicateChargeStore duplicates, SecondChargeRefunds refunds,
-            OperatorAudit actions, JsonBodies bodies) {
+    DuplicateChargeController(DuplicateChargeStore duplicates, SecondChargeRefunds refunds, JsonBodies bodies) {
         this.duplicates = duplicates;
         this.refunds = refunds;
-        this.actions = actions;
         this.bodies = bodies;
     }
 
@@ -56,6 +53,7 @@ class DuplicateChargeController {
 
     @PostMapping("/api/admin/duplicate-charges/{pspPaymentId}/refund")
     @Allow(Role.ADMIN)
+    @Audited(action = "duplicate-refund", target = "payment:{pspPaymentId}")
     @Operation(operationId = "refundDuplicateCharge",
             summary = "Refund a second charge in full, exactly once however often it is called")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
@@ -66,7 +64,7 @@ class DuplicateChargeController {
         DuplicateCharge charge = (pspPaymentId.length() > 255 ? Optional.<DuplicateCharge>empty()
                 : duplicates.find(pspPaymentId)).orElseThrow(() -> new Problems.NotFound("Duplicate charge"));
         OperatorNote note = bodies.read(body, OperatorNote.class, true);
-        actions.record(caller.actor(), "duplicate-refund", "payment:" + pspPaymentId, note.reason());
+        note.asked();
         SecondChargeRefunds.Answer answer = refunds.refund(charge.toRefund(), caller.actor(), note.reason());
         return ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(new RefundView(charge.pspPaymentId(), answer.referenceId(), answer.state(), answer.errorCode(),
