@@ -17,6 +17,8 @@ import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.Problems;
+import com.acme.payments.operator.Audited;
+import com.acme.payments.operator.OperatorNote;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -38,16 +40,13 @@ class BillingController {
     private final ReconciliationOrchestrator reconciliation;
 
     BillingController(SubscriptionStore subscriptions, GrantStore grants, UserStore users, PurchaseStore purchases,
-            ReconciliationOrchestrator reconciliation, com.acme.payments.operator.OperatorAudit actions) {
+            ReconciliationOrchestrator reconciliation) {
         this.subscriptions = subscriptions;
         this.grants = grants;
         this.users = users;
         this.purchases = purchases;
         this.reconciliation = reconciliation;
-        this.actions = actions;
     }
-
-    private final com.acme.payments.operator.OperatorAudit actions;
 
     @GetMapping("/subscriptions/{subscriptionId}")
     @Operation(operationId = "getSubscription")
@@ -83,6 +82,7 @@ class BillingController {
     }
 
     @PostMapping("/subscriptions/{subscriptionId}/sync")
+    @Audited(action = "sync", target = "subscription:{subscriptionId}")
     @Operation(operationId = "syncSubscription")
     SyncView sync(@PathVariable String subscriptionId, Caller caller) {
         caller.requireAdmin();
@@ -90,7 +90,7 @@ class BillingController {
             // the id becomes a path segment of a Stripe API call made with our secret key: '..' would climb out
             throw new Problems.NotFound("Subscription");
         }
-        actions.record(caller.actor(), "sync", "subscription:" + subscriptionId, null);
+        OperatorNote.NONE.asked();
         return new SyncView(reconciliation.sync(subscriptionId));
     }
 

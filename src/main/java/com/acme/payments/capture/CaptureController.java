@@ -11,6 +11,7 @@ import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
+import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorAudit;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.order.Order;
@@ -28,19 +29,17 @@ class CaptureController {
 
     private final OrderLookup orders;
     private final CaptureOrchestrator orchestrator;
-    private final OperatorAudit actions;
     private final JsonBodies bodies;
 
-    CaptureController(OrderLookup orders, CaptureOrchestrator orchestrator, OperatorAudit actions,
-            JsonBodies bodies) {
+    CaptureController(OrderLookup orders, CaptureOrchestrator orchestrator, JsonBodies bodies) {
         this.orders = orders;
         this.orchestrator = orchestrator;
-        this.actions = actions;
         this.bodies = bodies;
     }
 
     @PostMapping("/api/orders/{orderRef}/capture")
     @Allow(Role.ADMIN)
+    @Audited(action = "capture", target = "order:{orderRef}")
     @io.swagger.v3.oas.annotations.Operation(operationId = "captureOrder", summary = "Capture an AUTHORIZED order")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.ORDER_NOT_AUTHORIZED, ProblemType.PAYMENT_OUTCOME_UNKNOWN,
             ProblemType.PSP_REJECTED })
@@ -52,6 +51,7 @@ class CaptureController {
 
     @PostMapping("/api/orders/{orderRef}/void")
     @Allow(Role.ADMIN)
+    @Audited(action = "void", target = "order:{orderRef}")
     @io.swagger.v3.oas.annotations.Operation(operationId = "voidOrder", summary = "Void an AUTHORIZED order")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.ORDER_NOT_AUTHORIZED, ProblemType.PAYMENT_OUTCOME_UNKNOWN,
             ProblemType.PSP_REJECTED })
@@ -64,8 +64,7 @@ class CaptureController {
     private OrderView perform(String orderRef, Caller caller, byte[] body, Operation.Kind kind) {
         Order order = orders.require(orderRef);
         OperatorNote note = bodies.read(body, OperatorNote.class, true);
-        actions.record(caller.actor(), kind.name().toLowerCase(java.util.Locale.ROOT), "order:" + orderRef,
-                note.reason());
+        note.asked();
         orchestrator.perform(order, kind, caller.actor());
         return OrderView.of(orders.require(orderRef));
     }

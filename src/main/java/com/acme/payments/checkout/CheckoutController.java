@@ -15,6 +15,7 @@ import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
+import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorAudit;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.order.Order;
@@ -37,11 +38,9 @@ class CheckoutController {
     private final ReturnUrls returnUrls;
     private final AttemptStore attempts;
     private final JsonBodies bodies;
-    private final OperatorAudit actions;
 
     CheckoutController(OrderLookup orders, CheckoutOrchestrator orchestrator, ReturnUrls returnUrls,
-            AttemptStore attempts, JsonBodies bodies, OperatorAudit actions) {
-        this.actions = actions;
+            AttemptStore attempts, JsonBodies bodies) {
         this.orders = orders;
         this.orchestrator = orchestrator;
         this.returnUrls = returnUrls;
@@ -82,6 +81,7 @@ class CheckoutController {
 
     @PostMapping("/api/admin/attempts/{referenceId}/abandon")
     @Allow(Role.ADMIN)
+    @Audited(action = "abandon", target = "attempt:{referenceId}")
     @Tag(name = "Operations")
     @io.swagger.v3.oas.annotations.Operation(operationId = "abandonAttempt",
             summary = "Close an UNKNOWN attempt the PSP confirmed never existed; "
@@ -96,7 +96,7 @@ class CheckoutController {
             throw new Problems.NotFound("Attempt");
         }
         OperatorNote note = bodies.read(body, OperatorNote.class, true);
-        actions.record(caller.actor(), "abandon", "attempt:" + referenceId, note.reason());
+        note.asked();
         Attempt abandoned = orchestrator.abandon(referenceId, caller.actor(), note.reason());
         log.warn("attempt referenceId={} abandoned by {} reason={}", referenceId, caller.actor(), note.reason());
         return new AbandonedAttempt(abandoned.referenceId(), abandoned.state().name(), abandoned.failureReason(),

@@ -23,7 +23,9 @@ import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
+import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorAudit;
+import com.acme.payments.operator.OperatorNote;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -55,12 +57,9 @@ class OutboxAdminController {
     private final OutboxAdminStore store;
     private final OutboxStore outbox;
     private final OutboxMetrics metrics;
-    private final OperatorAudit actions;
     private final JsonBodies bodies;
 
-    OutboxAdminController(OutboxAdminStore store, OutboxStore outbox, OutboxMetrics metrics, OperatorAudit actions,
-            JsonBodies bodies) {
-        this.actions = actions;
+    OutboxAdminController(OutboxAdminStore store, OutboxStore outbox, OutboxMetrics metrics, JsonBodies bodies) {
         this.store = store;
         this.outbox = outbox;
         this.metrics = metrics;
@@ -84,17 +83,19 @@ class OutboxAdminController {
     }
 
     @PostMapping("/api/admin/outbox/{id}/redrive")
+    @Audited(action = "redrive", target = "outbox:{id}")
     @Operation(operationId = "redriveOutboxRow", summary = "Put a dead outbox row back in line")
     @ApiResponse(responseCode = "200", description = "The row, pending again")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.OUTBOX_ROW_NOT_DEAD })
     OutboxRow redrive(Caller caller, @PathVariable String id) {
         caller.requireAdmin();
         long rowId = rowId(id);
-        actions.record(caller.actor(), "redrive", "outbox:" + rowId, null);
+        OperatorNote.NONE.asked();
         return answer(rowId, store.redrive(rowId));
     }
 
     @PostMapping("/api/admin/outbox/{id}/discard")
+    @Audited(action = "discard", target = "outbox:{id}")
     @Operation(operationId = "discardOutboxRow",
             summary = "Settle a dead outbox row without sending it, so the effects behind it in its stream go on")
     @ApiResponse(responseCode = "200", description = "The row, discarded (who, why and when on the row)")
@@ -110,11 +111,12 @@ class OutboxAdminController {
             throw new Problems.NotFound("Outbox row");
         }
         DiscardRequest request = bodies.read(body, DiscardRequest.class, false);
-        actions.record(caller.actor(), "discard", "outbox:" + rowId, request.reason());
+        new OperatorNote(request.reason()).asked();
         return answer(rowId, store.discard(rowId, caller.actor(), request.reason()));
     }
 
     @PostMapping("/api/admin/outbox/redrive")
+    @Audited(action = "redrive", target = "outbox:dead")
     @Operation(operationId = "redriveMatchingOutboxRows",
             summary = "Put every matching dead outbox row back in line (by sink, kind, dead since)")
     @ApiResponse(responseCode = "200", description = "How many dead rows are pending again")
@@ -126,7 +128,7 @@ class OutboxAdminController {
         caller.requireAdmin();
         RedriveRequest request = bodies.read(body, RedriveRequest.class, true);
         OutboxStore.DeadFilter filter = request.filter();
-        actions.record(caller.actor(), "redrive", "outbox:dead", request.describe());
+        new OperatorNote(request.describe()).asked();
         int redriven = 0;
         long afterId = 0;
         if (filter.allKinds() || !filter.kinds().isEmpty()) {

@@ -18,6 +18,7 @@ import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
+import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorAudit;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.order.Order;
@@ -46,11 +47,9 @@ class RefundController {
     private final RefundOrchestrator orchestrator;
     private final RefundStore refunds;
     private final JsonBodies bodies;
-    private final OperatorAudit actions;
 
     RefundController(OrderLookup orders, OrderStore orderRows, RefundOrchestrator orchestrator, RefundStore refunds,
-            JsonBodies bodies, OperatorAudit actions) {
-        this.actions = actions;
+            JsonBodies bodies) {
         this.orders = orders;
         this.orderRows = orderRows;
         this.orchestrator = orchestrator;
@@ -60,6 +59,7 @@ class RefundController {
 
     @PostMapping("/api/orders/{orderRef}/refunds")
     @Allow(Role.ADMIN)
+    @Audited(action = "refund", target = "order:{orderRef}/refund:{Idempotency-Key}")
     @Tag(name = "Refunds")
     @Operation(operationId = "createRefund", summary = "Refund part or all of a PAID order")
     @ApiResponse(responseCode = "201", description = "The first answer for this key")
@@ -80,7 +80,7 @@ class RefundController {
                     "a refund key of 1-" + MAX_KEY + " printable ASCII characters is required");
         }
         RefundRequest request = bodies.read(body, RefundRequest.class, false);
-        actions.record(caller.actor(), "refund", "order:" + orderRef + "/refund:" + refundKey, request.reason());
+        new OperatorNote(request.reason()).asked();
         RefundOrchestrator.Answer answer = orchestrator.refund(order, refundKey, request.amount(), request.currency(),
                 caller.actor(), request.reason());
         return ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK).body(RefundResponse.of(answer.refund()));
@@ -100,6 +100,7 @@ class RefundController {
 
     @PostMapping("/api/admin/refunds/{referenceId}/abandon")
     @Allow(Role.ADMIN)
+    @Audited(action = "abandon", target = "refund:{referenceId}")
     @Tag(name = "Operations")
     @Operation(operationId = "abandonRefund",
             summary = "Close an UNKNOWN refund the PSP confirmed never existed: its reservation is released")
@@ -113,7 +114,7 @@ class RefundController {
             throw new Problems.NotFound("Refund");
         }
         OperatorNote note = bodies.read(body, OperatorNote.class, true);
-        actions.record(caller.actor(), "abandon", "refund:" + referenceId, note.reason());
+        note.asked();
         return RefundResponse.of(orchestrator.abandon(referenceId, caller.actor(), note.reason()));
     }
 

@@ -18,6 +18,7 @@ import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
+import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorAudit;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.refund.SecondChargeRefunds;
@@ -36,14 +37,11 @@ class DuplicateChargeController {
 
     private final DuplicateChargeStore duplicates;
     private final SecondChargeRefunds refunds;
-    private final OperatorAudit actions;
     private final JsonBodies bodies;
 
-    DuplicateChargeController(DuplicateChargeStore duplicates, SecondChargeRefunds refunds,
-            OperatorAudit actions, JsonBodies bodies) {
+    DuplicateChargeController(DuplicateChargeStore duplicates, SecondChargeRefunds refunds, JsonBodies bodies) {
         this.duplicates = duplicates;
         this.refunds = refunds;
-        this.actions = actions;
         this.bodies = bodies;
     }
 
@@ -57,6 +55,7 @@ class DuplicateChargeController {
 
     @PostMapping("/api/admin/duplicate-charges/{pspPaymentId}/refund")
     @Allow(Role.ADMIN)
+    @Audited(action = "duplicate-refund", target = "payment:{pspPaymentId}")
     @Operation(operationId = "refundDuplicateCharge",
             summary = "Refund a second charge in full, exactly once however often it is called")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
@@ -67,7 +66,7 @@ class DuplicateChargeController {
         DuplicateCharge charge = (pspPaymentId.length() > 255 ? Optional.<DuplicateCharge>empty()
                 : duplicates.find(pspPaymentId)).orElseThrow(() -> new Problems.NotFound("Duplicate charge"));
         OperatorNote note = bodies.read(body, OperatorNote.class, true);
-        actions.record(caller.actor(), "duplicate-refund", "payment:" + pspPaymentId, note.reason());
+        note.asked();
         SecondChargeRefunds.Answer answer = refunds.refund(charge.toRefund(), caller.actor(), note.reason());
         return ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(new RefundView(charge.pspPaymentId(), answer.referenceId(), answer.state(), answer.errorCode(),

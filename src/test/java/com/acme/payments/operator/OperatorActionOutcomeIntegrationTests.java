@@ -62,6 +62,32 @@ class OperatorActionOutcomeIntegrationTests extends IntegrationTest {
     }
 
     @Test
+    @DisplayName("a request refused before its action is asked for (its 404, its 400) leaves no entry")
+    void refusedBeforeAskedLeavesNoEntry() {
+        var order = shop().createOrder("7.00", "EUR");
+        psp.stubFor(createCall().willReturn(status(503, "{}")));
+        psp.stubFor(findCall().willReturn(nothingFound()));
+        Response unknown = shop().checkout(order.orderRef());
+        assertThat(unknown.status()).as(unknown.body()).isEqualTo(409);
+        String reference = unknown.json().path("referenceId").asString();
+
+        Response malformed = anna().post("/api/admin/attempts/" + reference + "/abandon", "[1");
+        assertThat(malformed.status()).as(malformed.body()).isEqualTo(400);
+        assertThat(actions("attempt:" + reference)).isEmpty();
+        assertThat(anna().post("/api/admin/outbox/not-a-row/redrive", "").status()).isEqualTo(404);
+        assertThat(actions("outbox:not-a-row")).isEmpty();
+
+        Response done = anna().post("/api/admin/attempts/" + reference + "/abandon", "");
+        assertThat(done.status()).as(done.body()).isEqualTo(200);
+        JsonNode actions = actions("attempt:" + reference);
+        assertThat(actions).hasSize(1);
+        assertThat(actions.get(0).path("action").asString()).isEqualTo("abandon");
+        JsonNode reason = actions.get(0).path("reason");
+        assertThat(reason.isNull() || reason.isMissingNode()).as("no body, no reason: " + reason).isTrue();
+        assertThat(actions.get(0).path("outcome").asString()).isEqualTo("done");
+    }
+
+    @Test
     @DisplayName("a refund whose PSP answer was lost (409 + Retry-After) is recorded as unknown, not done")
     void refundWithLostAnswerIsRecordedAsUnknown() {
         var order = shop().createOrder("30.00", "EUR");

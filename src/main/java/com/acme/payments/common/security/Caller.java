@@ -2,6 +2,8 @@ package com.acme.payments.common.security;
 
 import com.acme.payments.common.web.Problems;
 
+import jakarta.servlet.ServletRequest;
+
 /**
  * Who is calling, as established from the {@code Authorization: Bearer} credential. A controller
  * takes a {@code Caller} parameter and asks it for the role the endpoint needs.
@@ -19,6 +21,11 @@ public sealed interface Caller {
     record Admin(String name) implements Caller {
 
         public static final String UNNAMED = "admin";
+    }
+
+    /** The caller {@link AccessInterceptor} established for this request (anonymous before it ran). */
+    static Caller of(ServletRequest request) {
+        return request.getAttribute(AccessInterceptor.CALLER) instanceof Caller caller ? caller : new Anonymous();
     }
 
     /** The operator's name for the audit trail; only an admin acts as an operator. */
