@@ -42,6 +42,16 @@ class ArchitectureTests {
         ApplicationModules.of(PaymentsApplication.class, common).verify();
     }
 
+    /**
+     * The provider seam: the order speaks its own outcomes ({@code PaymentReport}); each provider maps its
+     * states into them on its side, so the arrow runs provider → order and never back.
+     */
+    @Test
+    void orderDependsOnNoProvider() {
+        noClasses().that().resideInAPackage("com.acme.payments.order..").should().dependOnClassesThat()
+                .resideInAnyPackage("com.acme.payments.psp..", "com.acme.payments.stripe..").check(MAIN);
+    }
+
     @Test
     void orchestratorsAreNeverTransactional() {
         noClasses().that().haveSimpleNameEndingWith("Orchestrator").should().beAnnotatedWith(Transactional.class)
