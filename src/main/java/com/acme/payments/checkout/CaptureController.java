@@ -1,6 +1,5 @@
 package com.acme.payments.checkout;
 
-import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -10,16 +9,16 @@ import com.acme.payments.common.audit.OperatorNote;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderLookup;
+import com.acme.payments.order.OrderRefParameter;
 import com.acme.payments.order.OrderView;
 
-import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
 
 /** Capture or void an AUTHORIZED order (admin key); both answer the order view. Optional body {@code {reason}}. */
 @RestController
@@ -29,14 +28,11 @@ class CaptureController {
     private final OrderLookup orders;
     private final CaptureOrchestrator orchestrator;
     private final OperatorAudit actions;
-    private final JsonBodies bodies;
 
-    CaptureController(OrderLookup orders, CaptureOrchestrator orchestrator, OperatorAudit actions,
-            JsonBodies bodies) {
+    CaptureController(OrderLookup orders, CaptureOrchestrator orchestrator, OperatorAudit actions) {
         this.orders = orders;
         this.orchestrator = orchestrator;
         this.actions = actions;
-        this.bodies = bodies;
     }
 
     @PostMapping("/api/orders/{orderRef}/capture")
@@ -44,10 +40,9 @@ class CaptureController {
     @io.swagger.v3.oas.annotations.Operation(operationId = "captureOrder", summary = "Capture an AUTHORIZED order")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.ORDER_NOT_AUTHORIZED, ProblemType.PAYMENT_OUTCOME_UNKNOWN,
             ProblemType.PSP_REJECTED })
-    OrderView capture(@PathVariable String orderRef, Caller caller,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
-            @RequestBody(required = false) byte[] body) {
-        return perform(orderRef, caller, body, Operation.Kind.CAPTURE);
+    OrderView capture(@OrderRefParameter Order order, Caller caller,
+            @RequestBody(required = false) @Valid OperatorNote note) {
+        return perform(order, caller, note, Operation.Kind.CAPTURE);
     }
 
     @PostMapping("/api/orders/{orderRef}/void")
@@ -55,18 +50,15 @@ class CaptureController {
     @io.swagger.v3.oas.annotations.Operation(operationId = "voidOrder", summary = "Void an AUTHORIZED order")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.ORDER_NOT_AUTHORIZED, ProblemType.PAYMENT_OUTCOME_UNKNOWN,
             ProblemType.PSP_REJECTED })
-    OrderView voidPayment(@PathVariable String orderRef, Caller caller,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
-            @RequestBody(required = false) byte[] body) {
-        return perform(orderRef, caller, body, Operation.Kind.VOID);
+    OrderView voidPayment(@OrderRefParameter Order order, Caller caller,
+            @RequestBody(required = false) @Valid OperatorNote note) {
+        return perform(order, caller, note, Operation.Kind.VOID);
     }
 
-    private OrderView perform(String orderRef, Caller caller, byte[] body, Operation.Kind kind) {
-        Order order = orders.require(orderRef);
-        OperatorNote note = bodies.read(body, OperatorNote.class, true);
-        actions.record(caller.actor(), kind.name().toLowerCase(java.util.Locale.ROOT), "order:" + orderRef,
-                note.reason());
+    private OrderView perform(Order order, Caller caller, OperatorNote note, Operation.Kind kind) {
+        actions.record(caller.actor(), kind.name().toLowerCase(java.util.Locale.ROOT), "order:" + order.orderRef(),
+                OperatorNote.reasonOf(note));
         orchestrator.perform(order, kind, caller.actor());
-        return OrderView.of(orders.require(orderRef));
+        return OrderView.of(orders.require(order.orderRef()));
     }
 }
