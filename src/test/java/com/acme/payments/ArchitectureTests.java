@@ -25,8 +25,8 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 
 import com.acme.payments.common.security.Allow;
-import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.common.security.Public;
+import com.acme.payments.common.web.ApiProblem;
 
 /** The layout rules of conventions.md, checked so they stay true. */
 class ArchitectureTests {
@@ -40,6 +40,16 @@ class ArchitectureTests {
         // common is shared plumbing (problems, credentials, money), used by every feature by design
         DescribedPredicate<JavaClass> common = JavaClass.Predicates.resideInAPackage("com.acme.payments.common..");
         ApplicationModules.of(PaymentsApplication.class, common).verify();
+    }
+
+    /**
+     * The provider seam: the order speaks its own outcomes ({@code PaymentReport}); each provider maps its
+     * states into them on its side, so the arrow runs provider → order and never back.
+     */
+    @Test
+    void orderDependsOnNoProvider() {
+        noClasses().that().resideInAPackage("com.acme.payments.order..").should().dependOnClassesThat()
+                .resideInAnyPackage("com.acme.payments.psp..", "com.acme.payments.stripe..").check(MAIN);
     }
 
     @Test

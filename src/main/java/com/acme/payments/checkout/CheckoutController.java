@@ -1,9 +1,14 @@
 package com.acme.payments.checkout;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -11,21 +16,23 @@ import org.springframework.web.bind.annotation.RestController;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.PathLookup;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.operator.Audited;
-import com.acme.payments.operator.OperatorAudit;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderLookup;
+import com.acme.payments.order.OrderRefParameter;
 import com.acme.payments.order.OrderView;
 
-import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
 
 /** Checkout, the customer's return, and the operator's way out of an attempt the PSP never saw. */
 @RestController
@@ -36,16 +43,11 @@ class CheckoutController {
     private final OrderLookup orders;
     private final CheckoutOrchestrator orchestrator;
     private final ReturnUrls returnUrls;
-    private final AttemptStore attempts;
-    private final JsonBodies bodies;
 
-    CheckoutController(OrderLookup orders, CheckoutOrchestrator orchestrator, ReturnUrls returnUrls,
-            AttemptStore attempts, JsonBodies bodies) {
+    CheckoutController(OrderLookup orders, CheckoutOrchestrator orchestrator, ReturnUrls returnUrls) {
         this.orders = orders;
         this.orchestrator = orchestrator;
         this.returnUrls = returnUrls;
-        this.attempts = attempts;
-        this.bodies = bodies;
     }
 
     @PostMapping("/api/orders/{orderRef}/checkout")
@@ -57,11 +59,9 @@ class CheckoutController {
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
             ProblemType.PAYMENT_OUTCOME_UNKNOWN, ProblemType.CHECKOUT_IN_PROGRESS, ProblemType.ORDER_NOT_PAYABLE,
             ProblemType.CHECKOUT_DECLINED, ProblemType.PSP_REJECTED })
-    CheckoutStarted checkout(@PathVariable String orderRef,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = CheckoutRequest.class)))
-            @RequestBody(required = false) byte[] body) {
-        Order order = orders.require(orderRef);
-        String returnUrl = returnUrls.choose(bodies.read(body, CheckoutRequest.class, true).returnUrl());
+    CheckoutStarted checkout(@OrderRefParameter Order order,
+            @RequestBody(required = false) CheckoutRequest request) {
+        String returnUrl = returnUrls.choose(request == null ? null : request.returnUrl());
         Attempt attempt = orchestrator.checkout(order, returnUrl);
         return new CheckoutStarted(attempt.redirectUrl(),
                 new AttemptSummary(attempt.referenceId(), attempt.state().name()));
@@ -73,10 +73,9 @@ class CheckoutController {
     @io.swagger.v3.oas.annotations.Operation(operationId = "customerReturned",
             summary = "The customer is back: poll the PSP, apply the result, answer the order")
     @ProblemAnswers(ProblemType.NOT_FOUND)
-    OrderView customerReturned(@PathVariable String orderRef) {
-        Order order = orders.require(orderRef);
+    OrderView customerReturned(@OrderRefParameter Order order) {
         orchestrator.pollOnReturn(order);
-        return OrderView.of(orders.require(orderRef));
+        return OrderView.of(orders.require(order.orderRef()));
     }
 
     @PostMapping("/api/admin/attempts/{referenceId}/abandon")
@@ -89,18 +88,49 @@ class CheckoutController {
     @ApiResponse(responseCode = "200", description = "The attempt, now FAILED with reason abandoned")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
             ProblemType.ATTEMPT_NOT_OPEN, ProblemType.PAYMENT_OUTCOME_UNKNOWN })
-    AbandonedAttempt abandon(@PathVariable String referenceId, Caller caller,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
-            @RequestBody(required = false) byte[] body) {
-        if (attempts.findByReference(referenceId).isEmpty()) {
-            throw new Problems.NotFound("Attempt");
-        }
-        OperatorNote note = bodies.read(body, OperatorNote.class, true);
-        note.asked();
-        Attempt abandoned = orchestrator.abandon(referenceId, caller.actor(), note.reason());
-        log.warn("attempt referenceId={} abandoned by {} reason={}", referenceId, caller.actor(), note.reason());
+    AbandonedAttempt abandon(@ReferenceIdParameter Attempt attempt, Caller caller,
+            @RequestBody(required = false) @Valid OperatorNote note) {
+        String referenceId = attempt.referenceId();
+        OperatorNote asked = OperatorNote.of(note);
+        asked.asked();
+        String reason = asked.reason();
+        Attempt abandoned = orchestrator.abandon(referenceId, caller.actor(), reason);
+        log.warn("attempt referenceId={} abandoned by {} reason={}", referenceId, caller.actor(), reason);
         return new AbandonedAttempt(abandoned.referenceId(), abandoned.state().name(), abandoned.failureReason(),
                 caller.actor());
+    }
+
+    /** The attempt an operator's path names ({@code {referenceId}}), found before the body is read, or 404. */
+    @Component
+    static class ByReference implements PathLookup<Attempt> {
+
+        private final AttemptStore attempts;
+
+        ByReference(AttemptStore attempts) {
+            this.attempts = attempts;
+        }
+
+        @Override
+        public Class<Attempt> type() {
+            return Attempt.class;
+        }
+
+        @Override
+        public String variable() {
+            return "referenceId";
+        }
+
+        @Override
+        public Attempt require(String referenceId) {
+            return attempts.findByReference(referenceId).orElseThrow(() -> new Problems.NotFound("Attempt"));
+        }
+    }
+
+    /** The {@code {referenceId}} path variable a {@link ByReference} attempt comes from, for the OpenAPI description. */
+    @Target(ElementType.PARAMETER)
+    @Retention(RetentionPolicy.RUNTIME)
+    @Parameter(name = "referenceId", in = ParameterIn.PATH, required = true, schema = @Schema(type = "string"))
+    @interface ReferenceIdParameter {
     }
 
     @Schema(requiredProperties = { "redirectUrl", "attempt" })

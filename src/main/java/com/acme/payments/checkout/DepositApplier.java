@@ -18,9 +18,11 @@ import com.acme.payments.discrepancy.DiscrepancyRecorder;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;
 import com.acme.payments.order.OrderStore;
+import com.acme.payments.order.PaymentReport;
 import com.acme.payments.order.PaymentTransition;
 import com.acme.payments.outbox.OutboxEntry;
 import com.acme.payments.outbox.OutboxStore;
+import com.acme.payments.psp.GatewayOrderMapping;
 import com.acme.payments.psp.PaymentPayloadFault;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PaymentUpdateHandler.Applied;
@@ -102,24 +104,24 @@ public class DepositApplier {
             log.warn("second payment for one attempt, referenceId={} payment={} state={} (attempt keeps payment={})",
                     attempt.referenceId(), payment.id(), state, attempt.pspPaymentId());
         }
-        return new Settled(settled, moveOrder(attempt, payment, state));
+        return new Settled(settled, moveOrder(attempt, payment));
     }
 
-    private Applied moveOrder(Attempt attempt, PspPayment payment, PaymentState state) {
-        PaymentTransition transition = PaymentTransition.forState(state);
-        if (transition == null) {
-            orders.apply(attempt.orderId(), attempt.id(), PaymentTransition.TO_PROCESSING, payment);
+    private Applied moveOrder(Attempt attempt, PspPayment payment) {
+        PaymentReport report = GatewayOrderMapping.report(payment);
+        if (report.move() == PaymentTransition.TO_PROCESSING) { // under way: at most PROCESSING, nothing settled
+            orders.apply(attempt.orderId(), attempt.id(), report);
             return Applied.NO_CHANGE;
         }
-        if (transition == PaymentTransition.TO_PAID) {
-            Optional<String> paid = orders.markPaid(attempt.orderId(), attempt.id(), payment);
+        if (report.move() == PaymentTransition.TO_PAID) {
+            Optional<String> paid = orders.markPaid(attempt.orderId(), attempt.id(), report);
             if (paid.isEmpty()) {
                 return secondChargeOrDuplicate(attempt, payment);
             }
             outbox.enqueue(orderPaid(paid.get(), payment));
             return Applied.APPLIED;
         }
-        boolean moved = orders.apply(attempt.orderId(), attempt.id(), transition, payment);
+        boolean moved = orders.apply(attempt.orderId(), attempt.id(), report);
         return moved ? Applied.APPLIED : Applied.ALREADY_PAST;
     }
 

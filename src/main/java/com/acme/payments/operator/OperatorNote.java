@@ -8,6 +8,11 @@ public record OperatorNote(@Size(max = 500) String reason) {
     /** An action asked for without a word of why (a redrive, a sync). */
     public static final OperatorNote NONE = new OperatorNote(null);
 
+    /** The note of an optional body: {@link #NONE} when the request had none. */
+    public static OperatorNote of(OperatorNote body) {
+        return body == null ? NONE : body;
+    }
+
     /**
      * Tells the audit that this request's {@link Audited} action is asked for, for this reason: called once
      * the handler's 404 and 400 checks passed, before the action runs, so a refused request leaves no entry

@@ -3,20 +3,19 @@ package com.acme.payments.order;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
-import com.acme.payments.common.web.JsonBodies;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import jakarta.validation.Valid;
+
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -27,13 +26,9 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 class OrderController {
 
     private final OrderCreation creation;
-    private final OrderLookup lookup;
-    private final JsonBodies bodies;
 
-    OrderController(OrderCreation creation, OrderLookup lookup, JsonBodies bodies) {
+    OrderController(OrderCreation creation) {
         this.creation = creation;
-        this.lookup = lookup;
-        this.bodies = bodies;
     }
 
     @PostMapping("/api/orders")
@@ -43,9 +38,8 @@ class OrderController {
     @ApiResponse(responseCode = "200", description = "The same body again: the same order, without a token")
     @ProblemAnswers({ ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST, ProblemType.ORDER_REF_CONFLICT })
     ResponseEntity<OrderCreated> create(
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(schema = @Schema(implementation = CreateOrderRequest.class)))
-            @RequestBody(required = false) byte[] body) {
-        OrderCreation.Created created = creation.create(bodies.read(body, CreateOrderRequest.class, false));
+            @RequestBody @Valid CreateOrderRequest request) {
+        OrderCreation.Created created = creation.create(request);
         return ResponseEntity.status(created.isNew() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(OrderCreated.of(created));
     }
@@ -54,8 +48,8 @@ class OrderController {
     @Allow({ Role.SHOP, Role.ORDER_TOKEN })
     @Operation(operationId = "getOrder", summary = "Read an order")
     @ProblemAnswers(ProblemType.NOT_FOUND)
-    OrderView get(@PathVariable String orderRef) {
-        return OrderView.of(lookup.require(orderRef));
+    OrderView get(@OrderRefParameter Order order) {
+        return OrderView.of(order);
     }
 
     /** The answer to a create: the order's first fields, and its client token only when it was created now. */

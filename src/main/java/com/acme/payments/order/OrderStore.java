@@ -14,7 +14,6 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.common.money.Amounts;
-import com.acme.payments.psp.PspPayment;
 
 /**
  * Owns {@code orders}: creation, look-ups, the conditional status moves and the refund reservation on
@@ -144,27 +143,24 @@ public class OrderStore {
     }
 
     /**
-     * Applies the move a payment state asks for, conditionally. True when this call moved the order;
-     * false when the order was already past it (or the state moves nothing).
+     * Applies the move a payment report asks for, conditionally. True when this call moved the order;
+     * false when the order was already past it.
      */
-    public boolean apply(long orderId, long attemptId, PaymentTransition transition, PspPayment payment) {
-        if (transition == null) {
-            return false;
+    public boolean apply(long orderId, long attemptId, PaymentReport report) {
+        if (report.move() == PaymentTransition.TO_PAID) {
+            return markPaid(orderId, attemptId, report).isPresent();
         }
-        if (transition == PaymentTransition.TO_PAID) {
-            return markPaid(orderId, attemptId, payment).isPresent();
-        }
-        JdbcClient.StatementSpec statement = switch (transition) {
+        JdbcClient.StatementSpec statement = switch (report.move()) {
             case TO_PAID -> throw new IllegalStateException("TO_PAID goes through markPaid");
-            case TO_AUTHORIZED -> jdbc.sql(TO_AUTHORIZED).param("paymentId", payment.id());
+            case TO_AUTHORIZED -> jdbc.sql(TO_AUTHORIZED).param("paymentId", report.paymentId());
             case TO_FAILED -> jdbc.sql(TO_FAILED)
-                    .param("paymentId", payment.id()) // the failure is this payment's, not an earlier attempt's
-                    .param("errorCode", payment.errorCode())
-                    .param("errorMessage", payment.errorMessage());
-            case TO_PROCESSING -> jdbc.sql(TO_PROCESSING).param("paymentId", payment.id());
+                    .param("paymentId", report.paymentId()) // the failure is this payment's, not an earlier attempt's
+                    .param("errorCode", report.errorCode())
+                    .param("errorMessage", report.errorMessage());
+            case TO_PROCESSING -> jdbc.sql(TO_PROCESSING).param("paymentId", report.paymentId());
         };
         int rows = statement.param("id", orderId).param("attemptId", attemptId)
-                .param("from", transition.fromNames()).update();
+                .param("from", report.move().fromNames()).update();
         return single(rows);
     }
 
@@ -172,11 +168,11 @@ public class OrderStore {
      * The PAID move, conditionally: the order's ref when this call moved it (the {@code order_paid}
      * effect needs it, and RETURNING spares a re-read), empty when it was already past it.
      */
-    public Optional<String> markPaid(long orderId, long attemptId, PspPayment payment) {
+    public Optional<String> markPaid(long orderId, long attemptId, PaymentReport report) {
         List<String> moved = jdbc.sql(TO_PAID)
-                .param("amount", Amounts.canonical(payment.amount(), payment.currency()))
-                .param("currency", payment.currency())
-                .param("paymentId", payment.id())
+                .param("amount", Amounts.canonical(report.amount(), report.currency()))
+                .param("currency", report.currency())
+                .param("paymentId", report.paymentId())
                 .param("id", orderId).param("attemptId", attemptId)
                 .param("from", PaymentTransition.TO_PAID.fromNames())
                 .query(String.class).list();

@@ -2,10 +2,9 @@ package com.acme.payments.order;
 
 import java.util.List;
 
-import com.acme.payments.psp.PaymentState;
-
 /**
- * The whitelist of order moves a PSP payment state may cause. {@code from} is the {@code WHERE status
+ * The whitelist of order moves a payment may cause (which provider state asks for which move is the
+ * provider's mapping, {@link PaymentReport}). {@code from} is the {@code WHERE status
  * IN (…)} of the conditional UPDATE: re-applying or downgrading matches zero rows, which is
  * information, not an error.
  */
@@ -30,19 +29,5 @@ public enum PaymentTransition {
 
     public List<String> fromNames() {
         return from.stream().map(Enum::name).toList();
-    }
-
-    /** The move a payment state asks for; null when the state moves nothing (non-final states). */
-    public static PaymentTransition forState(PaymentState state) {
-        if (state == PaymentState.COMPLETED) {
-            return TO_PAID;
-        }
-        if (state == PaymentState.AUTHORIZED) {
-            return TO_AUTHORIZED;
-        }
-        if (state.isFailure()) {
-            return TO_FAILED;
-        }
-        return null;
     }
 }

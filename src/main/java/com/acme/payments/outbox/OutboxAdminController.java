@@ -1,5 +1,9 @@
 package com.acme.payments.outbox;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -9,6 +13,7 @@ import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -19,19 +24,20 @@ import org.springframework.web.bind.annotation.RestController;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.PathLookup;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.operator.Audited;
-import com.acme.payments.operator.OperatorAudit;
 import com.acme.payments.operator.OperatorNote;
 
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
@@ -57,13 +63,11 @@ class OutboxAdminController {
     private final OutboxAdminStore store;
     private final OutboxStore outbox;
     private final OutboxMetrics metrics;
-    private final JsonBodies bodies;
 
-    OutboxAdminController(OutboxAdminStore store, OutboxStore outbox, OutboxMetrics metrics, JsonBodies bodies) {
+    OutboxAdminController(OutboxAdminStore store, OutboxStore outbox, OutboxMetrics metrics) {
         this.store = store;
         this.outbox = outbox;
         this.metrics = metrics;
-        this.bodies = bodies;
     }
 
     @GetMapping("/api/admin/outbox")
@@ -101,18 +105,11 @@ class OutboxAdminController {
     @ApiResponse(responseCode = "200", description = "The row, discarded (who, why and when on the row)")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
             ProblemType.OUTBOX_ROW_NOT_DEAD })
-    OutboxRow discard(Caller caller, @PathVariable String id,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
-                    content = @Content(schema = @Schema(implementation = DiscardRequest.class)))
-            @RequestBody(required = false) byte[] body) {
+    OutboxRow discard(Caller caller, @IdParameter OutboxAdminStore.Row row,
+            @RequestBody @Valid DiscardRequest request) {
         caller.requireAdmin();
-        long rowId = rowId(id);
-        if (store.find(rowId).isEmpty()) {
-            throw new Problems.NotFound("Outbox row");
-        }
-        DiscardRequest request = bodies.read(body, DiscardRequest.class, false);
         new OperatorNote(request.reason()).asked();
-        return answer(rowId, store.discard(rowId, caller.actor(), request.reason()));
+        return answer(row.id(), store.discard(row.id(), caller.actor(), request.reason()));
     }
 
     @PostMapping("/api/admin/outbox/redrive")
@@ -122,11 +119,9 @@ class OutboxAdminController {
     @ApiResponse(responseCode = "200", description = "How many dead rows are pending again")
     @ProblemAnswers({ ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST })
     Redriven redriveMatching(Caller caller,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(
-                    content = @Content(schema = @Schema(implementation = RedriveRequest.class)))
-            @RequestBody(required = false) byte[] body) {
+            @RequestBody(required = false) @Valid RedriveRequest body) {
         caller.requireAdmin();
-        RedriveRequest request = bodies.read(body, RedriveRequest.class, true);
+        RedriveRequest request = body == null ? new RedriveRequest(null, null, null) : body;
         OutboxStore.DeadFilter filter = request.filter();
         new OperatorNote(request.describe()).asked();
         int redriven = 0;
@@ -154,6 +149,39 @@ class OutboxAdminController {
         }
         metrics.refreshNow();
         return store.find(rowId).map(OutboxRow::of).orElseThrow(() -> new Problems.NotFound("Outbox row"));
+    }
+
+    /** The outbox row an operator's path names ({@code {id}}), found before the body is read, or 404. */
+    @Component
+    static class ById implements PathLookup<OutboxAdminStore.Row> {
+
+        private final OutboxAdminStore store;
+
+        ById(OutboxAdminStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public Class<OutboxAdminStore.Row> type() {
+            return OutboxAdminStore.Row.class;
+        }
+
+        @Override
+        public String variable() {
+            return "id";
+        }
+
+        @Override
+        public OutboxAdminStore.Row require(String id) {
+            return store.find(rowId(id)).orElseThrow(() -> new Problems.NotFound("Outbox row"));
+        }
+    }
+
+    /** The {@code {id}} path variable a {@link ById} row comes from, for the OpenAPI description. */
+    @Target(ElementType.PARAMETER)
+    @Retention(RetentionPolicy.RUNTIME)
+    @Parameter(name = "id", in = ParameterIn.PATH, required = true, schema = @Schema(type = "string"))
+    @interface IdParameter {
     }
 
     private static long rowId(String id) {

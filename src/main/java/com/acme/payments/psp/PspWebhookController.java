@@ -58,6 +58,7 @@ class PspWebhookController {
             @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
                     description = "The PSP payment object, verified as raw bytes: send it unchanged",
                     content = @Content(schema = @Schema(implementation = PspPayment.class)))
+            // raw bytes, not a typed record: the signature is over the exact body, checked before any parsing
             @RequestBody(required = false) byte[] body,
             @Parameter(required = true, description = "HMAC-SHA256 of the raw body bytes with PSP_SIGNING_KEY, "
                     + "hex or base64; checked before any parsing")

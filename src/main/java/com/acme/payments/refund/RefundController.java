@@ -1,28 +1,31 @@
 package com.acme.payments.refund;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.util.List;
+import java.util.Optional;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.PathLookup;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.operator.Audited;
-import com.acme.payments.operator.OperatorAudit;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.order.Order;
-import com.acme.payments.order.OrderLookup;
+import com.acme.payments.order.OrderRefParameter;
 import com.acme.payments.order.OrderStore;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -30,31 +33,26 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
 
 /** Refunds of a PAID order, for operators (admin key). */
 @RestController
 class RefundController {
 
-    private static final int MAX_KEY = 255;
-
-    private final OrderLookup orders;
     private final OrderStore orderRows;
     private final RefundOrchestrator orchestrator;
     private final RefundStore refunds;
-    private final JsonBodies bodies;
 
-    RefundController(OrderLookup orders, OrderStore orderRows, RefundOrchestrator orchestrator, RefundStore refunds,
-            JsonBodies bodies) {
-        this.orders = orders;
+    RefundController(OrderStore orderRows, RefundOrchestrator orchestrator, RefundStore refunds) {
         this.orderRows = orderRows;
         this.orchestrator = orchestrator;
         this.refunds = refunds;
-        this.bodies = bodies;
     }
 
     @PostMapping("/api/orders/{orderRef}/refunds")
@@ -67,21 +65,11 @@ class RefundController {
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
             ProblemType.REFUND_OUTCOME_UNKNOWN, ProblemType.REFUND_BLOCKED_BY_UNKNOWN, ProblemType.ORDER_NOT_REFUNDABLE,
             ProblemType.REFUND_EXCEEDS_REMAINDER, ProblemType.REFUND_KEY_REUSED })
-    ResponseEntity<RefundResponse> refund(@PathVariable String orderRef, Caller caller,
-            @Parameter(required = true, description = "The caller's refund key: one key is one refund forever; "
-                    + "1-255 printable ASCII characters. Missing: 400 validation-failed.")
-            @RequestHeader(name = "Idempotency-Key", required = false) String refundKey,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(schema = @Schema(implementation = RefundRequest.class)))
-            @RequestBody(required = false) byte[] body) {
-        Order order = orders.require(orderRef);
-        if (refundKey == null || refundKey.isBlank() || refundKey.length() > MAX_KEY
-                || refundKey.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
-            throw Problems.ValidationFailed.of("Idempotency-Key",
-                    "a refund key of 1-" + MAX_KEY + " printable ASCII characters is required");
-        }
-        RefundRequest request = bodies.read(body, RefundRequest.class, false);
+    ResponseEntity<RefundResponse> refund(@OrderRefParameter Order order, Caller caller,
+            @RefundKey.Header RefundKey refundKey,
+            @RequestBody @Valid RefundRequest request) {
         new OperatorNote(request.reason()).asked();
-        RefundOrchestrator.Answer answer = orchestrator.refund(order, refundKey, request.amount(), request.currency(),
+        RefundOrchestrator.Answer answer = orchestrator.refund(order, refundKey.value(), request.amount(), request.currency(),
                 caller.actor(), request.reason());
         return ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK).body(RefundResponse.of(answer.refund()));
     }
@@ -93,8 +81,7 @@ class RefundController {
     @ApiResponse(responseCode = "200", description = "Oldest first",
             content = @Content(array = @ArraySchema(schema = @Schema(implementation = RefundResponse.class))))
     @ProblemAnswers(ProblemType.NOT_FOUND)
-    List<RefundResponse> list(@PathVariable String orderRef) {
-        Order order = orders.require(orderRef);
+    List<RefundResponse> list(@OrderRefParameter Order order) {
         return refunds.forOrder(order.id()).stream().map(RefundResponse::of).toList();
     }
 
@@ -107,15 +94,12 @@ class RefundController {
     @ApiResponse(responseCode = "200", description = "The refund, now FAILED with errorCode abandoned")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
             ProblemType.REFUND_NOT_OPEN, ProblemType.REFUND_OUTCOME_UNKNOWN })
-    RefundResponse abandon(@PathVariable String referenceId, Caller caller,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
-            @RequestBody(required = false) byte[] body) {
-        if (referenceId.length() > 255 || refunds.findByReference(referenceId).isEmpty()) {
-            throw new Problems.NotFound("Refund");
-        }
-        OperatorNote note = bodies.read(body, OperatorNote.class, true);
-        note.asked();
-        return RefundResponse.of(orchestrator.abandon(referenceId, caller.actor(), note.reason()));
+    RefundResponse abandon(@ReferenceIdParameter Refund refund, Caller caller,
+            @RequestBody(required = false) @Valid OperatorNote note) {
+        String referenceId = refund.referenceId();
+        OperatorNote asked = OperatorNote.of(note);
+        asked.asked();
+        return RefundResponse.of(orchestrator.abandon(referenceId, caller.actor(), asked.reason()));
     }
 
     @GetMapping("/api/admin/refunds/{referenceId}")
@@ -125,11 +109,43 @@ class RefundController {
             summary = "One refund by its reference: an order's refund or a second charge's, with its orderRef")
     @ApiResponse(responseCode = "200", description = "The refund view with the order it belongs to")
     @ProblemAnswers({ ProblemType.NOT_FOUND })
-    RefundLookup byReference(@PathVariable String referenceId) {
-        Refund refund = (referenceId.length() > MAX_KEY ? java.util.Optional.<Refund>empty()
-                : refunds.findByReference(referenceId)).orElseThrow(() -> new Problems.NotFound("Refund"));
+    RefundLookup byReference(@ReferenceIdParameter Refund refund) {
         String orderRef = orderRows.findById(refund.orderId()).orElseThrow().orderRef();
         return new RefundLookup(orderRef, RefundResponse.of(refund));
+    }
+
+    /** A refund an operator's path names ({@code {referenceId}}), found before the body is read, or 404. */
+    @Component
+    static class ByReference implements PathLookup<Refund> {
+
+        private final RefundStore refunds;
+
+        ByReference(RefundStore refunds) {
+            this.refunds = refunds;
+        }
+
+        @Override
+        public Class<Refund> type() {
+            return Refund.class;
+        }
+
+        @Override
+        public String variable() {
+            return "referenceId";
+        }
+
+        @Override
+        public Refund require(String referenceId) {
+            return (referenceId.length() > RefundKey.MAX ? Optional.<Refund>empty()
+                    : refunds.findByReference(referenceId)).orElseThrow(() -> new Problems.NotFound("Refund"));
+        }
+    }
+
+    /** The {@code {referenceId}} path variable a {@link ByReference} refund comes from, for the OpenAPI description. */
+    @Target(ElementType.PARAMETER)
+    @Retention(RetentionPolicy.RUNTIME)
+    @Parameter(name = "referenceId", in = ParameterIn.PATH, required = true, schema = @Schema(type = "string"))
+    @interface ReferenceIdParameter {
     }
 
     /** A refund found by its reference: the refund view and its order's reference. */

@@ -1,12 +1,16 @@
 package com.acme.payments.secondcharge;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.util.List;
 import java.util.Optional;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -14,21 +18,22 @@ import org.springframework.web.bind.annotation.RestController;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Allow.Role;
 import com.acme.payments.common.security.Caller;
-import com.acme.payments.common.web.JsonBodies;
+import com.acme.payments.common.web.PathLookup;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.operator.Audited;
-import com.acme.payments.operator.OperatorAudit;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.refund.SecondChargeRefunds;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
 
 /** Second charges: the list, and the full refund of one (admin key). */
 @RestController
@@ -37,12 +42,10 @@ class DuplicateChargeController {
 
     private final DuplicateChargeStore duplicates;
     private final SecondChargeRefunds refunds;
-    private final JsonBodies bodies;
 
-    DuplicateChargeController(DuplicateChargeStore duplicates, SecondChargeRefunds refunds, JsonBodies bodies) {
+    DuplicateChargeController(DuplicateChargeStore duplicates, SecondChargeRefunds refunds) {
         this.duplicates = duplicates;
         this.refunds = refunds;
-        this.bodies = bodies;
     }
 
     @GetMapping("/api/admin/duplicate-charges")
@@ -60,17 +63,49 @@ class DuplicateChargeController {
             summary = "Refund a second charge in full, exactly once however often it is called")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST,
             ProblemType.REFUND_OUTCOME_UNKNOWN })
-    ResponseEntity<RefundView> refund(@PathVariable String pspPaymentId, Caller caller,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(schema = @Schema(implementation = OperatorNote.class)))
-            @RequestBody(required = false) byte[] body) {
-        DuplicateCharge charge = (pspPaymentId.length() > 255 ? Optional.<DuplicateCharge>empty()
-                : duplicates.find(pspPaymentId)).orElseThrow(() -> new Problems.NotFound("Duplicate charge"));
-        OperatorNote note = bodies.read(body, OperatorNote.class, true);
-        note.asked();
-        SecondChargeRefunds.Answer answer = refunds.refund(charge.toRefund(), caller.actor(), note.reason());
+    ResponseEntity<RefundView> refund(@PspPaymentIdParameter DuplicateCharge charge, Caller caller,
+            @RequestBody(required = false) @Valid OperatorNote note) {
+        OperatorNote asked = OperatorNote.of(note);
+        asked.asked();
+        String reason = asked.reason();
+        SecondChargeRefunds.Answer answer = refunds.refund(charge.toRefund(), caller.actor(), reason);
         return ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(new RefundView(charge.pspPaymentId(), answer.referenceId(), answer.state(), answer.errorCode(),
                         answer.pspState(), answer.requestedBy()));
+    }
+
+    /** The second charge an operator's path names ({@code {pspPaymentId}}), found before the body is read, or 404. */
+    @Component
+    static class ByPayment implements PathLookup<DuplicateCharge> {
+
+        private final DuplicateChargeStore duplicates;
+
+        ByPayment(DuplicateChargeStore duplicates) {
+            this.duplicates = duplicates;
+        }
+
+        @Override
+        public Class<DuplicateCharge> type() {
+            return DuplicateCharge.class;
+        }
+
+        @Override
+        public String variable() {
+            return "pspPaymentId";
+        }
+
+        @Override
+        public DuplicateCharge require(String pspPaymentId) {
+            return (pspPaymentId.length() > 255 ? Optional.<DuplicateCharge>empty() : duplicates.find(pspPaymentId))
+                    .orElseThrow(() -> new Problems.NotFound("Duplicate charge"));
+        }
+    }
+
+    /** The {@code {pspPaymentId}} path variable a {@link ByPayment} charge comes from, for the OpenAPI description. */
+    @Target(ElementType.PARAMETER)
+    @Retention(RetentionPolicy.RUNTIME)
+    @Parameter(name = "pspPaymentId", in = ParameterIn.PATH, required = true, schema = @Schema(type = "string"))
+    @interface PspPaymentIdParameter {
     }
 
     /** {@code refund} is absent until someone asked for it. */

@@ -75,6 +75,7 @@ class StripeWebhookController {
             @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
                     description = "A Stripe event, verified as raw bytes: send it unchanged",
                     content = @Content(schema = @Schema(type = "object")))
+            // raw bytes, not a typed record: the signature is over the exact body, checked before any parsing
             @RequestBody(required = false) byte[] body,
             @Parameter(required = true, description = "t=<timestamp>,v1=<HMAC-SHA256> with STRIPE_WEBHOOK_SECRET, "
                     + "tolerance 300 s; checked over the raw body")

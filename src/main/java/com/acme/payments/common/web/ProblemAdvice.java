@@ -84,6 +84,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         for (FieldError error : ex.getBindingResult().getFieldErrors()) {
             errors.add(new FieldProblem(error.getField(), error.getDefaultMessage()));
         }
+        errors.sort(java.util.Comparator.comparing(FieldProblem::field)); // a stable order, whatever the validator's
         ex.getBindingResult().getGlobalErrors()
                 .forEach(e -> errors.add(new FieldProblem(e.getObjectName(), e.getDefaultMessage())));
         return asObject(onApiProblem(new Problems.ValidationFailed(errors)));
@@ -97,7 +98,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         }
         JacksonException jackson = findCause(ex, JacksonException.class);
         if (jackson != null && !jackson.getPath().isEmpty()) {
-            String field = JsonBodies.fieldPath(jackson.getPath());
+            String field = RequestBodyConverter.fieldPath(jackson.getPath());
             return asObject(onApiProblem(new Problems.ValidationFailed(
                     List.of(new FieldProblem(field, "has the wrong type or format")))));
         }

@@ -1,50 +1,60 @@
 package com.acme.payments.common.web;
 
-import java.util.ArrayList;
+import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 
-import org.springframework.stereotype.Component;
+import org.springframework.http.HttpInputMessage;
+import org.springframework.http.HttpOutputMessage;
+import org.springframework.http.MediaType;
+import org.springframework.http.converter.HttpMessageConverter;
 
-import com.acme.payments.common.web.Problems.FieldProblem;
-
-import jakarta.validation.ConstraintViolation;
-import jakarta.validation.Validator;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads and validates JSON request bodies inside the controller method, after authentication and the
- * 404 check, so answers follow the contract's precedence (401/403, 404, 400, 409/422). Unknown fields
- * are ignored; decimals are read exactly.
+ * Reads the service's {@code @RequestBody} records (records of {@code com.acme.payments}): whatever the
+ * Content-Type, as the endpoints always have; unknown fields ignored; decimals read exactly; no NUL or
+ * unpaired surrogate anywhere in the body (a 400, instead of a 500 or a silent '?' in a row). Spring checks
+ * the body's presence before and {@code @Valid} after; the problems come from {@link ProblemAdvice}.
+ * Reading only: answers are written by Spring's own JSON converter. Not a bean, so that no HTTP client
+ * (PspClient, StripeApiClient) picks it up for the answers it reads: {@link BodyWebConfig} registers it.
  */
-@Component
-public class JsonBodies {
+class RequestBodyConverter implements HttpMessageConverter<Object> {
+
+    private static final String PACKAGE = "com.acme.payments.";
 
     private final JsonMapper json;
-    private final Validator validator;
 
-    JsonBodies(JsonMapper json, Validator validator) {
+    RequestBodyConverter(JsonMapper json) {
         this.json = json.rebuild()
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .build();
-        this.validator = validator;
     }
 
-    /** Parses and validates; an empty body reads as {@code {}} when {@code optional}. */
-    public <T> T read(byte[] body, Class<T> type, boolean optional) {
-        if (body == null || body.length == 0) {
-            if (!optional) {
-                throw new Problems.MalformedBody("A JSON request body is required.");
-            }
-            body = "{}".getBytes();
-        }
-        T value;
+    @Override
+    public boolean canRead(Class<?> type, MediaType mediaType) {
+        return type.isRecord() && type.getName().startsWith(PACKAGE);
+    }
+
+    @Override
+    public boolean canWrite(Class<?> type, MediaType mediaType) {
+        return false;
+    }
+
+    @Override
+    public List<MediaType> getSupportedMediaTypes() {
+        return List.of(MediaType.APPLICATION_JSON);
+    }
+
+    @Override
+    public Object read(Class<?> type, HttpInputMessage input) throws IOException {
+        byte[] body = input.getBody().readAllBytes(); // an oversized body fails here: 413 (BodySizeLimitFilter)
+        Object value;
         try {
-            // one parse: the tree is checked, then bound (reading the bytes twice cost a second parse per request)
+            // one parse: the tree is checked, then bound
             JsonNode tree = json.readTree(body);
             requireStorableText(tree, "");
             value = json.treeToValue(tree, type);
@@ -60,17 +70,15 @@ public class JsonBodies {
         if (value == null) {
             throw new Problems.MalformedBody("The request body must be a JSON object.");
         }
-        Set<ConstraintViolation<T>> violations = validator.validate(value);
-        if (!violations.isEmpty()) {
-            List<FieldProblem> errors = new ArrayList<>();
-            violations.forEach(v -> errors.add(new FieldProblem(v.getPropertyPath().toString(), v.getMessage())));
-            errors.sort(java.util.Comparator.comparing(FieldProblem::field));
-            throw new Problems.ValidationFailed(errors);
-        }
         return value;
     }
 
-    /** Refuses a NUL or an unpaired surrogate anywhere (400), instead of a 500 or a silent '?' in the row. */
+    @Override
+    public void write(Object value, MediaType contentType, HttpOutputMessage output) {
+        throw new UnsupportedOperationException("reads request bodies only");
+    }
+
+    /** Refuses a NUL or an unpaired surrogate anywhere, unknown fields and field names included. */
     private static void requireStorableText(JsonNode node, String path) {
         if (node == null) {
             return;
