@@ -10,8 +10,8 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
-import com.acme.payments.common.jobs.Poll;
-import com.acme.payments.common.jobs.Schedules;
+import com.acme.payments.sweep.Poll;
+import com.acme.payments.sweep.Schedules;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;

@@ -1,4 +1,4 @@
-package com.acme.payments.common.jobs;
+package com.acme.payments.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -31,9 +31,9 @@ class SweptStoreTransactionsIntegrationTests extends IntegrationTest {
         Map<String, SweptStore> stores = context.getBeansOfType(SweptStore.class);
         assertThat(stores).containsOnlyKeys("attemptStore", "operationStore", "refundStore");
         stores.forEach((name, store) -> {
-            assertThatThrownBy(() -> store.holdLease(-1, 0)).as(name)
+            assertThatThrownBy(() -> store.holdLease(new Lease(-1, 0))).as(name)
                     .isInstanceOf(IllegalTransactionStateException.class);
-            Boolean held = transactions.execute(tx -> store.holdLease(-1, 0));
+            Boolean held = transactions.execute(tx -> store.holdLease(new Lease(-1, 0)));
             assertThat(held).as(name).isFalse();
             assertThat(store.ageInFlight(Duration.ofDays(36_500), 1)).as(name).isZero();
             assertThat(store.claimUnknown(Duration.ofDays(36_500), 1)).as(name).isEmpty();

@@ -1,4 +1,4 @@
-package com.acme.payments.common.jobs;
+package com.acme.payments.sweep;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +19,7 @@ public final class Poll<T> {
 
     private final String job;
     private final Supplier<List<T>> claim;
-    private final Function<T, SweepLoop.Outcome> resolver;
+    private final Function<T, Outcome> resolver;
     private final StragglerProperties schedule;
     private final JobMetrics metrics;
     private final Backoff backoff;
@@ -30,7 +30,7 @@ public final class Poll<T> {
      * A poll on the straggler schedule ({@code payments.stragglers.*}): its own back-off for PSP outages,
      * starting at the schedule's interval.
      */
-    public Poll(String job, Supplier<List<T>> claim, Function<T, SweepLoop.Outcome> resolver,
+    public Poll(String job, Supplier<List<T>> claim, Function<T, Outcome> resolver,
             StragglerProperties schedule, MeterRegistry registry, Shutdown shutdown, Clock clock) {
         this.job = job;
         this.claim = claim;

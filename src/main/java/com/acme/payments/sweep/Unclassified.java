@@ -1,4 +1,4 @@
-package com.acme.payments.common.jobs;
+package com.acme.payments.sweep;
 
 /**
  * The owner's catch-all after a call or apply that ended in an exception nobody classified: the row

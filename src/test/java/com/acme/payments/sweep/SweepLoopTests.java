@@ -1,4 +1,4 @@
-package com.acme.payments.common.jobs;
+package com.acme.payments.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +17,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import com.acme.payments.common.jobs.SweepLoop.Outcome;
+import com.acme.payments.sweep.Outcome;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 

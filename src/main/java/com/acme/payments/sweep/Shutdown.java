@@ -1,4 +1,4 @@
-package com.acme.payments.common.jobs;
+package com.acme.payments.sweep;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;

@@ -1,4 +1,4 @@
-package com.acme.payments.common.jobs;
+package com.acme.payments.sweep;
 
 import java.time.Duration;
 

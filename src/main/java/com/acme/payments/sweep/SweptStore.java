@@ -1,4 +1,4 @@
-package com.acme.payments.common.jobs;
+package com.acme.payments.sweep;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,13 +9,13 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The sweep's three statements, run one way for every {@link SweptTable} keyed by id and fenced by
- * {@code lease_version}. Conventions 5a: each Store passes its own SQL constants (the SQL stays per Store,
+ * The sweep's three statements, run one way for every {@link SweptTable} (keyed by id, fenced by
+ * {@code lease_version}). Conventions 5a: each Store passes its own SQL constants (the SQL stays per Store,
  * next to its table), this class only runs them. The statements take {@code :ageSeconds}/{@code :limit},
  * {@code :leaseSeconds}/{@code :limit} and {@code :id}/{@code :version}.
  */
 @Transactional
-public abstract class SweptStore<T> implements SweptTable<T> {
+public abstract class SweptStore<T extends Leased> implements SweptTable<T> {
 
     private final JdbcClient jdbc;
     private final RowMapper<T> row;
@@ -48,7 +48,8 @@ public abstract class SweptStore<T> implements SweptTable<T> {
      */
     @Override
     @Transactional(propagation = Propagation.MANDATORY)
-    public boolean holdLease(long id, long version) {
-        return jdbc.sql(holdLease).param("id", id).param("version", version).query(Long.class).optional().isPresent();
+    public boolean holdLease(Lease lease) {
+        return jdbc.sql(holdLease).param("id", lease.id()).param("version", lease.version()).query(Long.class)
+                .optional().isPresent();
     }
 }

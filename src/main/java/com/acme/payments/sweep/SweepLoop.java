@@ -1,4 +1,4 @@
-package com.acme.payments.common.jobs;
+package com.acme.payments.sweep;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,10 +27,6 @@ public final class SweepLoop {
     private static final int OUTAGE_THRESHOLD = 3;
 
     private SweepLoop() {
-    }
-
-    public enum Outcome {
-        RESOLVED, STILL_UNKNOWN, FENCED, UNREACHABLE
     }
 
     /** One row after the other on the caller's thread. */

@@ -1,4 +1,4 @@
-package com.acme.payments.common.jobs;
+package com.acme.payments.sweep;
 
 /** Conventions 7: a conditional write on one row turns its row count into a meaning; more than one is a bug. */
 public final class Rows {

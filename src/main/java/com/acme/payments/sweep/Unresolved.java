@@ -1,4 +1,4 @@
-package com.acme.payments.common.ops;
+package com.acme.payments.sweep;
 
 import java.time.Instant;
 
