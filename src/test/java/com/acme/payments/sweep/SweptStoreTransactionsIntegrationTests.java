@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.DisplayName;
@@ -38,5 +39,17 @@ class SweptStoreTransactionsIntegrationTests extends IntegrationTest {
             assertThat(store.ageInFlight(Duration.ofDays(36_500), 1)).as(name).isZero();
             assertThat(store.claimUnknown(Duration.ofDays(36_500), 1)).as(name).isEmpty();
         });
+    }
+
+    @Test
+    @DisplayName("every swept table is swept: each SweptTable bean is the table of exactly one Resolver's job")
+    void everySweptTableHasOneResolver() {
+        @SuppressWarnings("rawtypes")
+        Map<String, SweptTable> tables = context.getBeansOfType(SweptTable.class);
+        @SuppressWarnings("rawtypes")
+        List<SweptTable> swept = context.getBeansOfType(Resolver.class).values().stream()
+                .map(resolver -> (SweptTable) resolver.job().table()).toList();
+        assertThat(swept).as("tables named by a Resolver's job").hasSameSizeAs(tables.values())
+                .containsExactlyInAnyOrderElementsOf(tables.values());
     }
 }
