@@ -4,10 +4,11 @@ import java.time.Duration;
 import java.util.random.RandomGenerator;
 
 /**
- * Retry delays: {@code first} after the first failure, doubling after each further one, capped at
- * {@code max}, then spread by ±20 % so rows that failed together do not retry together.
+ * The outbox's retry delays per effect row: {@code first} after the first failure, doubling after each
+ * further one, capped at {@code max}, then spread by ±20 % so rows that failed together do not retry
+ * together. Not the sweep's {@code Backoff}, which pauses a whole job while the PSP is down.
  */
-record Backoff(Duration first, Duration max, RandomGenerator random) {
+record RetrySchedule(Duration first, Duration max, RandomGenerator random) {
 
     /** The delay before the next try, after {@code failures} failed attempts (1 for the first). */
     Duration delayAfter(int failures) {
