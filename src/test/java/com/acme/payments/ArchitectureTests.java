@@ -15,9 +15,12 @@ import org.springframework.web.bind.annotation.RequestMapping;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.domain.properties.HasName;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
@@ -27,6 +30,7 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Public;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.sweep.SweptTable;
 
 /** The layout rules of conventions.md, checked so they stay true. */
 class ArchitectureTests {
@@ -79,6 +83,21 @@ class ArchitectureTests {
     void noStoreDependsOnAnApiProblem() {
         noClasses().that().haveSimpleNameEndingWith("Store").should().dependOnClassesThat()
                 .areAssignableTo(ApiProblem.class).check(MAIN);
+    }
+
+    /**
+     * The sweep is one framework (docs/sweeps.md): only {@code com.acme.payments.sweep} ages and claims a
+     * swept table and schedules its sweep on {@code payments.sweep.*}; a flow implements
+     * {@code SweptTable} (its Store) and {@code Resolver} (its orchestrator) and wires nothing itself.
+     */
+    @Test
+    void onlyTheSweepPackageSweeps() {
+        noClasses().that().resideOutsideOfPackage("com.acme.payments.sweep..")
+                .should().callMethodWhere(JavaCall.Predicates.target(HasName.Predicates.nameMatching("ageInFlight|claimUnknown"))
+                        .and(JavaCall.Predicates.target(HasOwner.Predicates.With.owner(
+                                JavaClass.Predicates.assignableTo(SweptTable.class)))))
+                .because("a flow's sweep is registered by Sweeps from its Resolver, not wired by hand")
+                .check(MAIN);
     }
 
     @Test

@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.common.jobs.Rows;
+import com.acme.payments.sweep.Rows;
 
 import tools.jackson.databind.json.JsonMapper;
 

@@ -20,9 +20,9 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.jobs.DatabaseGauges;
-import com.acme.payments.common.jobs.JobMetrics;
-import com.acme.payments.common.jobs.Schedules;
+import com.acme.payments.sweep.DatabaseGauges;
+import com.acme.payments.sweep.JobMetrics;
+import com.acme.payments.sweep.Schedules;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

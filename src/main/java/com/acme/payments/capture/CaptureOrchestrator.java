@@ -1,17 +1,8 @@
 package com.acme.payments.capture;
 
-import java.util.Optional;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Component;
-
 import com.acme.payments.checkout.CheckoutProblems.PaymentOutcomeUnknownProblem;
 import com.acme.payments.checkout.CheckoutProblems.PspRejectedProblem;
 import com.acme.payments.checkout.CheckoutProperties;
-import com.acme.payments.common.jobs.SweepLoop;
-import com.acme.payments.common.jobs.SweepProperties;
-import com.acme.payments.common.jobs.Unclassified;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.order.Order;
@@ -20,13 +11,26 @@ import com.acme.payments.psp.PaymentOutcomeUnknown;
 import com.acme.payments.psp.PspClient;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.psp.PspRejected;
+import com.acme.payments.sweep.FencedApplier;
+import com.acme.payments.sweep.Lease;
+import com.acme.payments.sweep.Outcome;
+import com.acme.payments.sweep.Resolver;
+import com.acme.payments.sweep.SweepJob;
+import com.acme.payments.sweep.SweepProperties;
+import com.acme.payments.sweep.Unclassified;
+
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
 
 /**
  * Capture and void of an AUTHORIZED payment; NOT transactional. The operation row commits before the
  * call; an ambiguous answer is reconciled with {@code GET /payments/{id}}, never re-POSTed.
  */
 @Component
-public class CaptureOrchestrator {
+public class CaptureOrchestrator implements Resolver<Operation> {
 
     private static final Logger log = LoggerFactory.getLogger(CaptureOrchestrator.class);
 
@@ -35,14 +39,22 @@ public class CaptureOrchestrator {
     private final PspClient psp;
     private final CheckoutProperties properties;
     private final SweepProperties sweep;
+    private final FencedApplier fenced;
 
     CaptureOrchestrator(OperationStore operations, OperationApplier applier, PspClient psp,
-            CheckoutProperties properties, SweepProperties sweep) {
+            CheckoutProperties properties, SweepProperties sweep, FencedApplier fenced) {
         this.operations = operations;
         this.applier = applier;
         this.psp = psp;
         this.properties = properties;
         this.sweep = sweep;
+        this.fenced = fenced;
+    }
+
+    /** Capture/void operations, in the checkout group: one PSP outage pauses both. Not gauged. */
+    @Override
+    public SweepJob<Operation> job() {
+        return new SweepJob<>("operation-sweep", "checkout", operations, null);
     }
 
     void perform(Order order, Operation.Kind kind, String actor) {
@@ -79,24 +91,24 @@ public class CaptureOrchestrator {
 
     /** The non-owner's path: read the payment's current truth and settle from it. */
     boolean resolve(Operation operation) {
-        return resolve(operation, false) == SweepLoop.Outcome.RESOLVED;
+        return resolve(operation, Lease.NONE) == Outcome.RESOLVED;
     }
 
-    /** Shared with the sweep, which passes {@code underLease} so a taken-over lease writes nothing. */
-    public SweepLoop.Outcome resolve(Operation operation, boolean underLease) {
+    /** Shared with the sweep, which passes its {@code lease} so a taken-over lease writes nothing. */
+    @Override
+    public Outcome resolve(Operation operation, Lease lease) {
         Optional<PspPayment> payment;
         try {
             payment = psp.get(operation.pspPaymentId());
         } catch (RuntimeException unreachable) {
-            return SweepLoop.Outcome.UNREACHABLE;
+            return Outcome.UNREACHABLE;
         }
         if (payment.isEmpty()) {
-            return SweepLoop.Outcome.STILL_UNKNOWN;
+            return Outcome.STILL_UNKNOWN;
         }
-        if (underLease) {
-            return applier.applyUnderLease(operation, payment.get(), sweep.inFlightAge());
-        }
-        return applier.apply(operation, payment.get()) ? SweepLoop.Outcome.RESOLVED : SweepLoop.Outcome.STILL_UNKNOWN;
+        return fenced.apply(operations, lease, () -> lease.held()
+                ? applier.applySwept(operation, payment.get(), sweep.inFlightAge())
+                : applier.apply(operation, payment.get()) ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN);
     }
 
     private void settleOrAnswerUnknown(Operation operation) {

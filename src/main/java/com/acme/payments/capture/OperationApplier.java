@@ -1,15 +1,16 @@
 package com.acme.payments.capture;
 
+import com.acme.payments.checkout.AttemptStore;
+import com.acme.payments.checkout.DepositApplier;
+import com.acme.payments.psp.PaymentState;
+import com.acme.payments.psp.PspPayment;
+import com.acme.payments.sweep.Outcome;
+
 import java.time.Duration;
 
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
-
-import com.acme.payments.checkout.AttemptStore;
-import com.acme.payments.checkout.DepositApplier;
-import com.acme.payments.common.jobs.SweepLoop.Outcome;
-import com.acme.payments.psp.PaymentState;
-import com.acme.payments.psp.PspPayment;
 
 /**
  * Settles a capture/void from the payment's confirmed state and moves the order by the same whitelist
@@ -30,15 +31,12 @@ class OperationApplier {
     }
 
     /**
-     * The sweep's apply: nothing is written once another instance holds the lease ({@code FENCED}).
-     * A payment still AUTHORIZED once the operation is older than {@code notPerformedAfter} closes the
-     * operation as not performed, so an UNKNOWN capture/void never blocks its order for good.
+     * The sweep's apply, inside its fenced transaction ({@code FencedApplier}): a payment still AUTHORIZED
+     * once the operation is older than {@code notPerformedAfter} closes the operation as not performed,
+     * so an UNKNOWN capture/void never blocks its order for good.
      */
-    @Transactional
-    Outcome applyUnderLease(Operation operation, PspPayment payment, Duration notPerformedAfter) {
-        if (!operations.holdLease(operation.id(), operation.leaseVersion())) {
-            return Outcome.FENCED;
-        }
+    @Transactional(propagation = Propagation.MANDATORY)
+    Outcome applySwept(Operation operation, PspPayment payment, Duration notPerformedAfter) {
         boolean settled = payment.paymentState() == PaymentState.AUTHORIZED
                 ? operations.settleNotPerformed(operation.id(), notPerformedAfter)
                 : apply(operation, payment);

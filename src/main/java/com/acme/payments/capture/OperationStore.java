@@ -10,9 +10,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.common.jobs.Rows;
-import com.acme.payments.common.jobs.SweptStore;
-import com.acme.payments.common.ops.Unresolved;
+import com.acme.payments.sweep.Rows;
+import com.acme.payments.sweep.SweptStore;
+import com.acme.payments.sweep.Unresolved;
 
 /** Owns {@code psp_payment_operation}: capture/void claimed before the call, settled conditionally. */
 @Repository
@@ -123,6 +123,7 @@ public class OperationStore extends SweptStore<Operation> {
     }
 
     /** IN_FLIGHT and UNKNOWN operations, oldest first; the reference is the operation's id. */
+    @Override
     @Transactional(readOnly = true)
     public List<Unresolved> unresolved(int limit) {
         return jdbc.sql(UNRESOLVED).param("limit", limit)

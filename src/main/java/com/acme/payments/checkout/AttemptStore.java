@@ -14,10 +14,10 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.common.jobs.OpenRows;
-import com.acme.payments.common.jobs.Rows;
-import com.acme.payments.common.jobs.SweptStore;
-import com.acme.payments.common.ops.Unresolved;
+import com.acme.payments.sweep.OpenRows;
+import com.acme.payments.sweep.Rows;
+import com.acme.payments.sweep.SweptStore;
+import com.acme.payments.sweep.Unresolved;
 
 /**
  * Owns {@code psp_attempt}. Every method is its own short transaction (or joins the caller's), and
@@ -252,8 +252,9 @@ public class AttemptStore extends SweptStore<Attempt> {
     }
 
     /** IN_FLIGHT and UNKNOWN attempts, oldest first, for the operators' list. */
+    @Override
     @Transactional(readOnly = true)
-    List<Unresolved> unresolved(int limit) {
+    public List<Unresolved> unresolved(int limit) {
         return jdbc.sql(UNRESOLVED).param("limit", limit)
                 .query((rs, n) -> new Unresolved("checkout", rs.getString("reference_id"),
                         rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("since").toInstant()))
@@ -272,10 +273,11 @@ public class AttemptStore extends SweptStore<Attempt> {
     }
 
     /** Open UNKNOWN attempts and the age in seconds of the oldest, for the gauges. */
+    @Override
     @Transactional(readOnly = true)
-    OpenRows unknownRows() {
-        return jdbc.sql(OPEN_UNKNOWN_STATS).query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest")))
-                .single();
+    public Optional<OpenRows> unknownRows() {
+        return Optional.of(jdbc.sql(OPEN_UNKNOWN_STATS)
+                .query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest"))).single());
     }
 
     private static String truncate(String message) {

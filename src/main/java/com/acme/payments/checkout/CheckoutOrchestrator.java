@@ -8,8 +8,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.jobs.SweepLoop.Outcome;
-import com.acme.payments.common.jobs.Unclassified;
+import com.acme.payments.sweep.FencedApplier;
+import com.acme.payments.sweep.Lease;
+import com.acme.payments.sweep.Outcome;
+import com.acme.payments.sweep.Resolver;
+import com.acme.payments.sweep.SweepJob;
+import com.acme.payments.sweep.Unclassified;
 import com.acme.payments.checkout.AttemptStore.Claim;
 import com.acme.payments.checkout.CheckoutProblems.CheckoutDeclined;
 import com.acme.payments.checkout.CheckoutProblems.CheckoutInProgress;
@@ -33,7 +37,7 @@ import com.acme.payments.psp.PspRejected;
  * resolved by its stored reference — never by a second POST.
  */
 @Component
-class CheckoutOrchestrator {
+class CheckoutOrchestrator implements Resolver<Attempt> {
 
     private static final Logger log = LoggerFactory.getLogger(CheckoutOrchestrator.class);
 
@@ -43,15 +47,24 @@ class CheckoutOrchestrator {
     private final PspClient psp;
     private final CheckoutProperties properties;
     private final CheckoutMetrics metrics;
+    private final FencedApplier fenced;
 
     CheckoutOrchestrator(AttemptStore attempts, AttemptClaimApplier claims, DepositApplier applier, PspClient psp,
-            CheckoutProperties properties, CheckoutMetrics metrics) {
+            CheckoutProperties properties, CheckoutMetrics metrics, FencedApplier fenced) {
         this.attempts = attempts;
         this.claims = claims;
         this.applier = applier;
         this.psp = psp;
         this.properties = properties;
         this.metrics = metrics;
+        this.fenced = fenced;
+    }
+
+    /** Checkout attempts; capture/void operations share their group, so one PSP outage pauses both. */
+    @Override
+    public SweepJob<Attempt> job() {
+        return new SweepJob<>("checkout-sweep", "checkout", attempts, new SweepJob.Gauge("checkout",
+                "Checkout attempts in UNKNOWN", "Age of the oldest UNKNOWN checkout attempt"));
     }
 
     Attempt checkout(Order order, String returnUrl) {
@@ -108,7 +121,7 @@ class CheckoutOrchestrator {
         if (attempt.state() == AttemptState.READY || attempt.state() == AttemptState.FAILED) {
             return answerForSettled(attempt);
         }
-        if (resolve(attempt) != Outcome.RESOLVED) {
+        if (resolve(attempt, Lease.NONE) != Outcome.RESOLVED) {
             Attempt current = attempts.find(attempt.id()).orElseThrow();
             if (current.state() == AttemptState.IN_FLIGHT) {
                 throw new CheckoutInProgress(current.referenceId(), properties.retryAfter());
@@ -131,14 +144,11 @@ class CheckoutOrchestrator {
     /**
      * The one resolve() of the request path and the sweeps: look the payment up by our stored
      * reference and apply what the PSP says. Nothing found, or the look-up itself failing, leaves the
-     * attempt as it is.
+     * attempt as it is. Under a held {@code lease} (the sweep) nothing is written once another
+     * instance claimed the row.
      */
-    Outcome resolve(Attempt attempt) {
-        return resolve(attempt, false);
-    }
-
-    /** {@code underLease}: the sweep's call, which must not write once another instance took the row over. */
-    Outcome resolve(Attempt attempt, boolean underLease) {
+    @Override
+    public Outcome resolve(Attempt attempt, Lease lease) {
         List<PspPayment> found;
         try {
             found = psp.findByReference(attempt.referenceId());
@@ -154,11 +164,10 @@ class CheckoutOrchestrator {
                     attempt.referenceId());
         }
         PspPayment payment = found.stream().max(Comparator.comparingInt(CheckoutOrchestrator::rank)).orElseThrow();
-        if (underLease) {
-            return applier.applyUnderLease(attempt, payment);
-        }
-        applier.apply(attempt, payment);
-        return Outcome.RESOLVED;
+        return fenced.apply(attempts, lease, () -> {
+            applier.apply(attempt, payment);
+            return Outcome.RESOLVED;
+        });
     }
 
     /**
@@ -171,7 +180,7 @@ class CheckoutOrchestrator {
         if (attempt.state() != AttemptState.UNKNOWN) {
             throw new CheckoutProblems.AttemptNotOpen(referenceId, attempt.state().name());
         }
-        Outcome asked = resolve(attempt);
+        Outcome asked = resolve(attempt, Lease.NONE);
         if (asked == Outcome.UNREACHABLE) {
             throw new PaymentOutcomeUnknownProblem(referenceId, properties.retryAfter());
         }
@@ -231,7 +240,7 @@ class CheckoutOrchestrator {
             return;
         }
         if (attempt.pspPaymentId() == null) {
-            if (attempt.state() != AttemptState.FAILED && resolve(attempt) == Outcome.UNREACHABLE) {
+            if (attempt.state() != AttemptState.FAILED && resolve(attempt, Lease.NONE) == Outcome.UNREACHABLE) {
                 throw new PaymentOutcomeUnknown("reference look-up failed for " + attempt.referenceId());
             }
             return;

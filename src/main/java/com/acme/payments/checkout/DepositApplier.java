@@ -10,7 +10,6 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.common.jobs.SweepLoop.Outcome;
 import com.acme.payments.common.money.Amounts;
 import com.acme.payments.discrepancy.Discrepancy;
 import com.acme.payments.discrepancy.DiscrepancyKind;
@@ -174,16 +173,6 @@ public class DepositApplier {
         body.put("amount", amount.toPlainString());
         body.put("currency", currency);
         return new OutboxEntry("duplicate_charge", "order", order.orderRef(), paymentId, body);
-    }
-
-    /** The sweep's apply: only while its lease on the attempt is still the current one. */
-    @Transactional
-    Outcome applyUnderLease(Attempt attempt, PspPayment payment) {
-        if (!attempts.holdLease(attempt.id(), attempt.leaseVersion())) {
-            return Outcome.FENCED;
-        }
-        apply(attempt, payment);
-        return Outcome.RESOLVED;
     }
 
     private static OutboxEntry orderPaid(String orderRef, PspPayment payment) {

@@ -9,7 +9,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.common.jobs.Rows;
+import com.acme.payments.sweep.Rows;
 
 /**
  * Owns {@code operator_action}: one row per operator action (refund, capture, void, abandon, redrive,

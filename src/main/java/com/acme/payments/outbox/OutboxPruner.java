@@ -7,7 +7,7 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.jobs.Schedules;
+import com.acme.payments.sweep.Schedules;
 
 /**
  * Deletes delivered and discarded outbox rows after {@code payments.outbox.prune.retention} (a discarded

@@ -30,7 +30,7 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.jobs.Schedules;
+import com.acme.payments.sweep.Schedules;
 import com.acme.payments.outbox.OutboxMetrics.Result;
 
 /**
@@ -65,7 +65,7 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
     private final OutboxMetrics metrics;
     private final OutboxProperties properties;
     private final Clock clock;
-    private final Backoff backoff;
+    private final RetrySchedule retries;
     private final SentRecorder sent;
     private final String owner;
     private final RelaySession session;
@@ -82,7 +82,7 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
         this.metrics = metrics;
         this.properties = properties;
         this.clock = clock;
-        this.backoff = new Backoff(properties.backoff(), properties.maxBackoff(), RandomGenerator.getDefault());
+        this.retries = new RetrySchedule(properties.backoff(), properties.maxBackoff(), RandomGenerator.getDefault());
         this.session = new RelaySession(dataSource);
         this.sent = new SentRecorder(store, metrics, session, () -> stopping);
         this.owner = "relay-" + UUID.randomUUID().toString().substring(0, 8);
@@ -221,7 +221,7 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
 
     private void recordFailure(ClaimedEffect effect, String error) {
         int failures = effect.attempts() + 1;
-        OutboxStore.Failure recorded = store.markFailed(effect, error, backoff.delayAfter(failures),
+        OutboxStore.Failure recorded = store.markFailed(effect, error, retries.delayAfter(failures),
                 properties.maxAttempts());
         if (recorded == OutboxStore.Failure.DEAD) {
             metrics.record(effect.kind(), Result.DEAD);

@@ -11,13 +11,13 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.jobs.Backoff;
-import com.acme.payments.common.jobs.DatabaseGauges;
-import com.acme.payments.common.jobs.JobMetrics;
-import com.acme.payments.common.jobs.Schedules;
-import com.acme.payments.common.jobs.Shutdown;
-import com.acme.payments.common.jobs.SweepLoop;
-import com.acme.payments.common.jobs.SweepLoop.Outcome;
+import com.acme.payments.sweep.Backoff;
+import com.acme.payments.sweep.DatabaseGauges;
+import com.acme.payments.sweep.JobMetrics;
+import com.acme.payments.sweep.Schedules;
+import com.acme.payments.sweep.Shutdown;
+import com.acme.payments.sweep.SweepLoop;
+import com.acme.payments.sweep.Outcome;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

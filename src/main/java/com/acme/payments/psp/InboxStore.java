@@ -11,7 +11,7 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.common.jobs.OpenRows;
+import com.acme.payments.sweep.OpenRows;
 
 import tools.jackson.databind.json.JsonMapper;
 

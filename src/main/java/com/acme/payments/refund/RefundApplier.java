@@ -10,7 +10,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.common.jobs.SweepLoop.Outcome;
 import com.acme.payments.discrepancy.Discrepancy;
 import com.acme.payments.discrepancy.DiscrepancyKind;
 import com.acme.payments.discrepancy.DiscrepancyRecorder;
@@ -172,16 +171,6 @@ class RefundApplier {
 
     private static String refundPaymentId(Refund current, PspPayment payment) {
         return current.pspPaymentId() != null ? current.pspPaymentId() : payment.id();
-    }
-
-    /** The sweep's settle: writes nothing once another instance holds the lease ({@code FENCED}). */
-    @Transactional
-    Outcome settleUnderLease(Refund refund, PspPayment payment) {
-        if (!refunds.holdLease(refund.id(), refund.leaseVersion())) {
-            return Outcome.FENCED;
-        }
-        settle(refund, payment);
-        return Outcome.RESOLVED;
     }
 
     /** UNKNOWN → FAILED (abandoned) with the reservation released, in one transaction. */

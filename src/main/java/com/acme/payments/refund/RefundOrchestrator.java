@@ -9,8 +9,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.jobs.SweepLoop;
-import com.acme.payments.common.jobs.Unclassified;
+import com.acme.payments.sweep.FencedApplier;
+import com.acme.payments.sweep.Lease;
+import com.acme.payments.sweep.Outcome;
+import com.acme.payments.sweep.Resolver;
+import com.acme.payments.sweep.SweepJob;
+import com.acme.payments.sweep.Unclassified;
 import com.acme.payments.common.money.Amounts;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
@@ -29,25 +33,34 @@ import com.acme.payments.refund.RefundClaimApplier.Claim;
  * stored result or reconciles by the stored reference — never a second POST.
  */
 @Component
-class RefundOrchestrator implements SecondChargeRefunds {
+class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund> {
 
     private static final Logger log = LoggerFactory.getLogger(RefundOrchestrator.class);
 
     private final RefundStore refunds;
     private final RefundClaimApplier claims;
     private final RefundApplier applier;
+    private final FencedApplier fenced;
     private final PspClient psp;
     private final RefundProperties properties;
     private final RefundMetrics metrics;
 
-    RefundOrchestrator(RefundStore refunds, RefundClaimApplier claims, RefundApplier applier, PspClient psp,
-            RefundProperties properties, RefundMetrics metrics) {
+    RefundOrchestrator(RefundStore refunds, RefundClaimApplier claims, RefundApplier applier, FencedApplier fenced,
+            PspClient psp, RefundProperties properties, RefundMetrics metrics) {
         this.refunds = refunds;
         this.claims = claims;
         this.applier = applier;
+        this.fenced = fenced;
         this.psp = psp;
         this.properties = properties;
         this.metrics = metrics;
+    }
+
+    /** Refunds of orders and of second charges alike (one table), on the same sweep settings as checkout. */
+    @Override
+    public SweepJob<Refund> job() {
+        return new SweepJob<>("refund-sweep", "refund", refunds, new SweepJob.Gauge("refund",
+                "Refund attempts in UNKNOWN", "Age of the oldest UNKNOWN refund attempt"));
     }
 
     /** The currency is checked again under the order lock in the claim: this read may predate PAID. */
@@ -126,23 +139,24 @@ class RefundOrchestrator implements SecondChargeRefunds {
     }
 
     boolean resolve(Refund refund) {
-        return resolve(refund, false) == SweepLoop.Outcome.RESOLVED;
+        return resolve(refund, Lease.NONE) == Outcome.RESOLVED;
     }
 
     /**
      * The refunds' resolve(), shared with the sweep: look up our reference, settle from what is found.
-     * {@code underLease} (the sweep) writes nothing once another instance took the row over.
+     * Under a held {@code lease} (the sweep) nothing is written once another instance took the row over.
      */
-    SweepLoop.Outcome resolve(Refund refund, boolean underLease) {
+    @Override
+    public Outcome resolve(Refund refund, Lease lease) {
         List<PspPayment> found;
         try {
             found = psp.findByReference(refund.referenceId());
         } catch (RuntimeException lookupFailed) {
             log.info("refund reconcile referenceId={} inconclusive: {}", refund.referenceId(), lookupFailed.getMessage());
-            return SweepLoop.Outcome.UNREACHABLE;
+            return Outcome.UNREACHABLE;
         }
         if (found.isEmpty()) {
-            return SweepLoop.Outcome.STILL_UNKNOWN;
+            return Outcome.STILL_UNKNOWN;
         }
         if (found.size() > 1) {
             log.error("psp holds {} refunds for referenceId={}: investigate a double payout", found.size(),
@@ -150,11 +164,10 @@ class RefundOrchestrator implements SecondChargeRefunds {
         }
         PspPayment payment = found.stream().filter(p -> !p.paymentState().isFailure()).findFirst()
                 .orElse(found.get(0));
-        if (underLease) {
-            return applier.settleUnderLease(refund, payment);
-        }
-        applier.settle(refund, payment);
-        return SweepLoop.Outcome.RESOLVED;
+        return fenced.apply(refunds, lease, () -> {
+            applier.settle(refund, payment);
+            return Outcome.RESOLVED;
+        });
     }
 
     /**
@@ -167,11 +180,11 @@ class RefundOrchestrator implements SecondChargeRefunds {
         if (refund.state() != RefundState.UNKNOWN) {
             throw new RefundProblems.RefundNotOpen(referenceId, refund.state().name());
         }
-        SweepLoop.Outcome asked = resolve(refund, false);
-        if (asked == SweepLoop.Outcome.UNREACHABLE) {
+        Outcome asked = resolve(refund, Lease.NONE);
+        if (asked == Outcome.UNREACHABLE) {
             throw new RefundOutcomeUnknown(referenceId, properties.retryAfter());
         }
-        if (asked != SweepLoop.Outcome.STILL_UNKNOWN) {
+        if (asked != Outcome.STILL_UNKNOWN) {
             throw new RefundProblems.RefundNotOpen(referenceId, current(refund).state().name());
         }
         Refund abandoned = applier.abandon(referenceId, actor, reason)
@@ -186,15 +199,15 @@ class RefundOrchestrator implements SecondChargeRefunds {
      *
      * @throws PaymentOutcomeUnknown when the PSP cannot be read
      */
-    SweepLoop.Outcome pollAccepted(Refund refund) {
+    Outcome pollAccepted(Refund refund) {
         if (refund.pspPaymentId() == null) {
-            return resolve(refund, false);
+            return resolve(refund, Lease.NONE);
         }
         java.util.Optional<PspPayment> payment = psp.get(refund.pspPaymentId());
         if (payment.isEmpty()) {
-            return SweepLoop.Outcome.STILL_UNKNOWN;
+            return Outcome.STILL_UNKNOWN;
         }
-        return applier.settle(refund, payment.get()) ? SweepLoop.Outcome.RESOLVED : SweepLoop.Outcome.STILL_UNKNOWN;
+        return applier.settle(refund, payment.get()) ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
     }
 
     private Refund current(Refund refund) {

@@ -15,10 +15,10 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.common.jobs.OpenRows;
-import com.acme.payments.common.jobs.Rows;
-import com.acme.payments.common.jobs.SweptStore;
-import com.acme.payments.common.ops.Unresolved;
+import com.acme.payments.sweep.OpenRows;
+import com.acme.payments.sweep.Rows;
+import com.acme.payments.sweep.SweptStore;
+import com.acme.payments.sweep.Unresolved;
 
 /**
  * Owns {@code psp_refund_attempt}: the refunds of orders and of second charges, one mechanism. Only SQL and
@@ -267,8 +267,9 @@ class RefundStore extends SweptStore<Refund> {
         return jdbc.sql(BY_REFERENCE).param("referenceId", referenceId).query(ROW).optional();
     }
 
+    @Override
     @Transactional(readOnly = true)
-    List<Unresolved> unresolved(int limit) {
+    public List<Unresolved> unresolved(int limit) {
         return jdbc.sql(UNRESOLVED).param("limit", limit)
                 .query((rs, n) -> new Unresolved(rs.getString("kind"), rs.getString("reference_id"),
                         rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("created_at").toInstant()))
@@ -317,10 +318,11 @@ class RefundStore extends SweptStore<Refund> {
         return reserved;
     }
 
+    @Override
     @Transactional(readOnly = true)
-    OpenRows unknownRows() {
-        return jdbc.sql(UNKNOWN_STATS).query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest")))
-                .single();
+    public Optional<OpenRows> unknownRows() {
+        return Optional.of(jdbc.sql(UNKNOWN_STATS)
+                .query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest"))).single());
     }
 
     private static Refund map(ResultSet rs, int row) throws SQLException {

@@ -6,10 +6,10 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.jobs.Poll;
-import com.acme.payments.common.jobs.Shutdown;
-import com.acme.payments.common.jobs.StragglerProperties;
-import com.acme.payments.common.jobs.SweepLoop.Outcome;
+import com.acme.payments.sweep.Poll;
+import com.acme.payments.sweep.Shutdown;
+import com.acme.payments.sweep.StragglerProperties;
+import com.acme.payments.sweep.Outcome;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
 
 import io.micrometer.core.instrument.MeterRegistry;

@@ -12,7 +12,7 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.common.jobs.Rows;
+import com.acme.payments.sweep.Rows;
 
 /**
  * Owns {@code duplicate_charge}. A charge is recorded once (unique PSP payment id). Its refunds are refund

@@ -6,10 +6,10 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.jobs.Backoff;
-import com.acme.payments.common.jobs.Schedules;
-import com.acme.payments.common.jobs.Shutdown;
-import com.acme.payments.common.jobs.SweepProperties;
+import com.acme.payments.sweep.Backoff;
+import com.acme.payments.sweep.Schedules;
+import com.acme.payments.sweep.Shutdown;
+import com.acme.payments.sweep.SweepProperties;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.refund.SecondChargeRefunds;
 

@@ -6,7 +6,7 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.jobs.Schedules;
+import com.acme.payments.sweep.Schedules;
 
 /**
  * Prunes completed event rows older than {@code stripe.prune.retention} (default 30 days, never under

@@ -20,6 +20,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
+import com.acme.payments.sweep.Sweeps;
 
 /**
  * Found by the chaos run: a capture answered 503 before the PSP acted left its operation UNKNOWN while
@@ -33,7 +34,7 @@ class CaptureSweepIntegrationTests extends IntegrationTest {
     JdbcClient jdbc;
 
     @Autowired
-    AttemptSweeper sweeper;
+    Sweeps sweeps;
 
     @Test
     @DisplayName("a capture the PSP never performed (503, payment still AUTHORIZED) is closed by the sweep once old; the order can be captured again")
@@ -52,12 +53,12 @@ class CaptureSweepIntegrationTests extends IntegrationTest {
 
         // past the sweep lease but younger than the in-flight age (5m in tests): the call may still land
         backdate(order.orderRef(), "updated_at", 3);
-        sweeper.sweep();
+        sweeps.run("checkout");
         assertThat(operationState(order.orderRef())).isEqualTo("UNKNOWN");
 
         backdate(order.orderRef(), "created_at", 10);
         backdate(order.orderRef(), "updated_at", 10);
-        sweeper.sweep();
+        sweeps.run("checkout");
         assertThat(operationState(order.orderRef())).isEqualTo("FAILED");
         assertThat(new Shop(http()).order(order.orderRef()).json().path("status").asString()).isEqualTo("AUTHORIZED");
 

@@ -27,6 +27,7 @@ import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.PayloadFaults;
 import com.acme.payments.support.PayloadFaults.Fault;
 import com.acme.payments.support.Shop;
+import com.acme.payments.sweep.Sweeps;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -47,7 +48,7 @@ class PayloadFaultAnswersIntegrationTests extends IntegrationTest {
     AttemptClaimApplier claims;
 
     @Autowired
-    AttemptSweeper sweeper;
+    Sweeps sweeps;
 
     @Autowired
     MeterRegistry registry;
@@ -104,7 +105,7 @@ class PayloadFaultAnswersIntegrationTests extends IntegrationTest {
                 : fault.payment("pay-" + ref, ref);
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref)).willReturn(found(faulted)));
 
-        sweeper.sweep();
+        sweeps.run("checkout");
         assertThat(attempts.find(attempt.id()).orElseThrow().state()).isEqualTo(AttemptState.UNKNOWN);
         assertThat(orderStatus(orderId)).as("untouched").isEqualTo(statusBefore);
         assertThat(answerFaults(fault.kind()) - before).as("counted").isEqualTo(1.0);
@@ -112,7 +113,7 @@ class PayloadFaultAnswersIntegrationTests extends IntegrationTest {
         backdate(attempt); // past the sweep's lease
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref)).willReturn(found(
                 payment("pay-" + ref, ref, "DEPOSIT", "COMPLETED", "\"" + fault.amount() + "\"", fault.currency()))));
-        sweeper.sweep();
+        sweeps.run("checkout");
         assertThat(attempts.find(attempt.id()).orElseThrow().state()).isEqualTo(AttemptState.READY);
         assertThat(orderStatus(orderId)).isEqualTo("PAID");
     }

@@ -24,6 +24,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
+import com.acme.payments.sweep.FencedApplier;
+import com.acme.payments.sweep.Outcome;
+import com.acme.payments.sweep.Sweeps;
 
 /** The unknown-attempt sweep: what no request resolves, the sweep does, through the same resolve(). */
 class SweepIntegrationTests extends IntegrationTest {
@@ -38,10 +41,13 @@ class SweepIntegrationTests extends IntegrationTest {
     AttemptClaimApplier claims;
 
     @Autowired
-    AttemptSweeper sweeper;
+    Sweeps sweeps;
 
     @Autowired
     DepositApplier applier;
+
+    @Autowired
+    FencedApplier fenced;
 
     @Autowired
     TransactionTemplate transactions;
@@ -84,11 +90,11 @@ class SweepIntegrationTests extends IntegrationTest {
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref))
                 .willReturn(found(payment("pay-" + ref, ref, "DEPOSIT", "COMPLETED", "9.00", "EUR"))));
 
-        sweeper.sweep();
+        sweeps.run("checkout");
         assertThat(reload(attempt).state()).isEqualTo(AttemptState.UNKNOWN);
 
         backdate(attempt, 10); // past the sweep lease
-        sweeper.sweep();
+        sweeps.run("checkout");
         assertThat(reload(attempt).state()).isEqualTo(AttemptState.READY);
         assertThat(orderStatus(attempt)).isEqualTo("PAID");
         assertThat(createCount(psp)).isZero();
@@ -102,18 +108,18 @@ class SweepIntegrationTests extends IntegrationTest {
         attempts.markUnknown(attempt.id());
         backdate(attempt, 10);
 
-        sweeper.sweep();
+        sweeps.run("checkout");
         Attempt afterFirst = reload(attempt);
         assertThat(afterFirst.state()).isEqualTo(AttemptState.UNKNOWN);
         assertThat(afterFirst.leaseVersion()).isEqualTo(1);
 
-        sweeper.sweep();
+        sweeps.run("checkout");
         assertThat(reload(attempt).leaseVersion()).as("hidden by its lease until it expires").isEqualTo(1);
 
         backdate(attempt, 10);
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref))
                 .willReturn(found(payment("pay-" + ref, ref, "DEPOSIT", "PENDING", "9.00", "EUR"))));
-        sweeper.sweep();
+        sweeps.run("checkout");
         assertThat(reload(attempt).state()).isEqualTo(AttemptState.READY);
         assertThat(reload(attempt).leaseVersion()).isEqualTo(2);
         assertThat(orderStatus(attempt)).isEqualTo("PROCESSING");
@@ -129,7 +135,7 @@ class SweepIntegrationTests extends IntegrationTest {
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref))
                 .willReturn(found(payment("pay-" + ref, ref, "DEPOSIT", "DECLINED", "9.00", "EUR"))));
 
-        sweeper.sweep();
+        sweeps.run("checkout");
 
         assertThat(reload(attempt).state()).isEqualTo(AttemptState.FAILED);
         assertThat(orderStatus(attempt)).isEqualTo("PAYMENT_FAILED");
@@ -155,7 +161,10 @@ class SweepIntegrationTests extends IntegrationTest {
 
         var payment = com.acme.payments.psp.PspPayments.fromJson(tools.jackson.databind.json.JsonMapper.builder().build()
                 .readTree(payment("pay-" + ref, ref, "DEPOSIT", "COMPLETED", "9.00", "EUR")));
-        assertThat(applier.applyUnderLease(zombie, payment)).isEqualTo(com.acme.payments.common.jobs.SweepLoop.Outcome.FENCED);
+        assertThat(fenced.apply(attempts, zombie.lease(), () -> {
+            applier.apply(zombie, payment);
+            return Outcome.RESOLVED;
+        })).isEqualTo(Outcome.FENCED);
         assertThat(reload(attempt).state()).isEqualTo(AttemptState.UNKNOWN);
         assertThat(orderStatus(attempt)).isEqualTo("AWAITING_PAYMENT");
     }
@@ -194,7 +203,7 @@ class SweepIntegrationTests extends IntegrationTest {
     @DisplayName("job metrics exist and move: scrape before and after a sweep")
     void metricsMove() {
         double before = scrape("payments_job_runs_total{application=\"payments\",job=\"checkout-sweep\"}");
-        sweeper.sweep();
+        sweeps.run("checkout");
         double after = scrape("payments_job_runs_total{application=\"payments\",job=\"checkout-sweep\"}");
         assertThat(after).isEqualTo(before + 1);
         String body = http().get("/actuator/prometheus").body();

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import com.acme.payments.common.jobs.DatabaseGauges;
+import com.acme.payments.sweep.DatabaseGauges;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.PayloadFaults;

@@ -17,6 +17,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.PspFixtures;
 import com.acme.payments.support.Shop;
+import com.acme.payments.sweep.Sweeps;
 
 class RefundSweepIntegrationTests extends IntegrationTest {
 
@@ -30,7 +31,7 @@ class RefundSweepIntegrationTests extends IntegrationTest {
     RefundClaimApplier claims;
 
     @Autowired
-    RefundSweeper sweeper;
+    Sweeps sweeps;
 
     long paidOrder() {
         Shop shop = new Shop(http());
@@ -58,13 +59,13 @@ class RefundSweepIntegrationTests extends IntegrationTest {
         String ref = "rfd_dead_" + System.nanoTime();
         Refund refund = claims.claim(orderId, "k", new BigDecimal("12.00"), "EUR", ref, "admin", null).refund();
         backdate(refund);
-        sweeper.sweep();
+        sweeps.run("refund");
         assertThat(refunds.find(refund.id()).orElseThrow().state()).isEqualTo(RefundState.UNKNOWN);
 
         backdate(refund);
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref))
                 .willReturn(found(payment("rf-" + ref, ref, "REFUND", "COMPLETED", "12.00", "EUR"))));
-        sweeper.sweep();
+        sweeps.run("refund");
 
         assertThat(refunds.find(refund.id()).orElseThrow().state()).isEqualTo(RefundState.DONE);
         assertThat(refunded(orderId)).isEqualByComparingTo("12.00");
@@ -82,9 +83,9 @@ class RefundSweepIntegrationTests extends IntegrationTest {
         backdate(refund);
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref))
                 .willReturn(found(payment("rf-" + ref, ref, "REFUND", "DECLINED", "7.00", "EUR"))));
-        sweeper.sweep();
+        sweeps.run("refund");
         backdate(refund);
-        sweeper.sweep();
+        sweeps.run("refund");
         assertThat(refunds.find(refund.id()).orElseThrow().state()).isEqualTo(RefundState.FAILED);
         assertThat(refunded(orderId)).isEqualByComparingTo("0");
     }

@@ -21,7 +21,8 @@ import org.springframework.aop.framework.Advised;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import com.acme.payments.common.jobs.SweepLoop.Outcome;
+import com.acme.payments.sweep.FencedApplier;
+import com.acme.payments.sweep.Outcome;
 import com.acme.payments.order.OrderStore;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.support.Http.Response;
@@ -44,6 +45,9 @@ class RevivalLockOrderIntegrationTests extends IntegrationTest {
 
     @Autowired
     RefundApplier applier;
+
+    @Autowired
+    FencedApplier fenced;
 
     @Autowired
     RefundStore refunds;
@@ -99,7 +103,10 @@ class RevivalLockOrderIntegrationTests extends IntegrationTest {
         try {
             CompletableFuture<Outcome> sweep = CompletableFuture.supplyAsync(() -> {
                 sweepThread[0] = Thread.currentThread();
-                return applier.settleUnderLease(abandoned, made);
+                return fenced.apply(refunds, abandoned.lease(), () -> {
+                    applier.settle(abandoned, made);
+                    return Outcome.RESOLVED;
+                });
             }, runnable -> new Thread(runnable, "sweep-path").start());
             assertThat(paused.await(10, TimeUnit.SECONDS)).as("the sweep holds the refund row").isTrue();
 

@@ -70,7 +70,7 @@ class SecurityRulesTests {
                         if (end < 0 || !after.startsWith(")")) {
                             offences.add(where + ": a text block followed by something else than ')'");
                         }
-                    } else if (file.endsWith(Path.of("common/jobs/SweptStore.java"))
+                    } else if (file.endsWith(Path.of("sweep/SweptStore.java"))
                             && rest.matches("(?s)^(ageInFlight|claimUnknown|holdLease)\\s*\\).*")) {
                         // SweptStore runs its subclasses' statements: each one's super(...) is checked below
                     } else if (!rest.matches("(?s)^\"[^\"\\\\]*\"\\s*\\).*")) {

@@ -3,6 +3,13 @@ package com.acme.payments.common.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.env.YamlPropertySourceLoader;
@@ -10,8 +17,9 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
-import com.acme.payments.common.jobs.Poll;
-import com.acme.payments.common.jobs.Schedules;
+import com.acme.payments.sweep.Poll;
+import com.acme.payments.sweep.Schedules;
+import com.acme.payments.sweep.Sweeps;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -29,18 +37,36 @@ class SchedulingPoolTests {
                 .importPackages("com.acme.payments");
         long annotated = classes.stream().flatMap(c -> c.getMethods().stream())
                 .filter(m -> m.isAnnotatedWith(Scheduled.class)).count();
-        // Poll.schedule registers one task through Schedules per call: its callers count, not Poll itself
-        long registered = classes.stream().filter(c -> !c.isEquivalentTo(Schedules.class) && !c.isEquivalentTo(Poll.class))
+        // Poll.schedule registers one task through Schedules per call: its callers count, not Poll itself;
+        // Sweeps registers one task per group of sweep jobs: the groups its resolvers name count, not Sweeps
+        long registered = classes.stream().filter(c -> !c.isEquivalentTo(Schedules.class) && !c.isEquivalentTo(Poll.class)
+                        && !c.isEquivalentTo(Sweeps.class))
                 .flatMap(c -> c.getMethodCallsFromSelf().stream())
                 .filter(call -> call.getTargetOwner().isEquivalentTo(Schedules.class)
                         || call.getTargetOwner().isEquivalentTo(Poll.class) && call.getName().equals("schedule")
                         || call.getTargetOwner().isEquivalentTo(ScheduledTaskRegistrar.class)
                                 && call.getName().startsWith("add"))
                 .count();
-        long jobs = annotated + registered;
+        long jobs = annotated + registered + sweepGroups();
         Object size = new YamlPropertySourceLoader().load("application", new ClassPathResource("application.yml"))
                 .get(0).getProperty("spring.task.scheduling.pool.size");
         assertThat(jobs).as("@Scheduled methods + registered tasks").isGreaterThan(5);
         assertThat(Integer.parseInt(String.valueOf(size))).as("spring.task.scheduling.pool.size").isEqualTo((int) jobs);
+    }
+
+    /** The distinct groups of {@code new SweepJob<>("name", "group", …)} in src/main: one scheduled task each. */
+    private static long sweepGroups() throws IOException {
+        Pattern job = Pattern.compile("new SweepJob<>\\(\\s*\"[^\"]+\",\\s*\"([^\"]+)\"");
+        Set<String> groups = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java/com/acme/payments"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                Matcher m = job.matcher(Files.readString(file));
+                while (m.find()) {
+                    groups.add(m.group(1));
+                }
+            }
+        }
+        assertThat(groups).as("sweep groups").isNotEmpty();
+        return groups.size();
     }
 }

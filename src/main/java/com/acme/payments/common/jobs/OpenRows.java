@@ -1,5 +1,0 @@
-package com.acme.payments.common.jobs;
-
-/** Rows still waiting for a job (UNKNOWN attempts, unprocessed receipts) and the oldest one's age in seconds. */
-public record OpenRows(double count, double oldestAgeSeconds) {
-}
