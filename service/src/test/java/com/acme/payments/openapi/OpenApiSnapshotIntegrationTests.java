@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class OpenApiSnapshotIntegrationTests extends IntegrationTest {
 
-    static final Path COMMITTED = Path.of("docs/openapi.json");
+    static final Path COMMITTED = Path.of("../docs/openapi.json");
 
     private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 

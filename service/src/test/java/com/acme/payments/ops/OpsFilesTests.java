@@ -30,10 +30,10 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class OpsFilesTests {
 
-    static final Path ALERTS = Path.of("ops/prometheus/alerts.yml");
-    static final Path DASHBOARD = Path.of("ops/grafana/dashboards/payments.json");
-    private static final Path RUNBOOK = Path.of("docs/runbook.md");
-    private static final Path DATASOURCE = Path.of("ops/grafana/provisioning/datasources/prometheus.yml");
+    static final Path ALERTS = Path.of("../ops/prometheus/alerts.yml");
+    static final Path DASHBOARD = Path.of("../ops/grafana/dashboards/payments.json");
+    private static final Path RUNBOOK = Path.of("../docs/runbook.md");
+    private static final Path DATASOURCE = Path.of("../ops/grafana/provisioning/datasources/prometheus.yml");
     private static final Pattern RUNBOOK_URL = Pattern.compile("https://\\S+/docs/runbook\\.md#([a-z0-9-]+)");
 
     @Test

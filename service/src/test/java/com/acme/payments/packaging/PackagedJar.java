@@ -13,24 +13,31 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The jar {@code ./mvnw package} built, started as a separate process the way an operator (and the
- * image) starts it: {@code java -jar} for the service, {@code PropertiesLauncher} with {@code loader.main}
- * for the simulator. The child gets only the environment given here (plus {@code PATH}/{@code HOME}), so
+ * The jars {@code ./mvnw package} built, started as separate processes the way an operator (and the
+ * images) start them: {@code java -jar} for the service and, from the simulator module's own artifact, for the
+ * simulator. The child gets only the environment given here (plus {@code PATH}/{@code HOME}), so
  * nothing from the test JVM — a profile, {@code TEST_DATABASE_URL}, a developer's variables — leaks in.
  */
 final class PackagedJar {
-
-    static final String SIMULATOR_MAIN = "com.acme.pspsim.PspSimulatorApplication";
 
     private PackagedJar() {
     }
 
     /** {@code target/payments-*.jar}, the repackaged Boot jar (never {@code *.jar.original}). */
     static Path jar() {
-        try (Stream<Path> files = Files.list(Path.of("target"))) {
-            List<Path> jars = files.filter(p -> p.getFileName().toString().matches("payments-.*\\.jar")).toList();
+        return onlyJar(Path.of("target"), "payments-.*\\.jar");
+    }
+
+    /** {@code ../simulator/target/pspsim-*-exec.jar}: the simulator module's executable jar (the reactor builds it first). */
+    static Path simulatorJar() {
+        return onlyJar(Path.of("..", "simulator", "target"), "pspsim-.*-exec\\.jar");
+    }
+
+    private static Path onlyJar(Path dir, String name) {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> jars = files.filter(p -> p.getFileName().toString().matches(name)).toList();
             if (jars.size() != 1) {
-                throw new IllegalStateException("expected one target/payments-*.jar (run ./mvnw package), found " + jars);
+                throw new IllegalStateException("expected one " + name + " in " + dir + " (run ./mvnw package), found " + jars);
             }
             return jars.get(0);
         } catch (IOException e) {
@@ -43,10 +50,9 @@ final class PackagedJar {
         return start(List.of("-jar", jar().toString()), env, log);
     }
 
-    /** The simulator from the same jar, as the image's compose entry point starts it. */
+    /** {@code java -jar <the simulator's jar>}, as its image starts it. */
     static Process simulator(Map<String, String> env, Path log) {
-        return start(List.of("-Dloader.main=" + SIMULATOR_MAIN, "-cp", jar().toString(),
-                "org.springframework.boot.loader.launch.PropertiesLauncher"), env, log);
+        return start(List.of("-jar", simulatorJar().toString()), env, log);
     }
 
     private static Process start(List<String> args, Map<String, String> env, Path log) {

@@ -36,7 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The artifact we ship, started from the outside (issue 11 item 1): {@code java -jar target/payments-*.jar}
  * with a production-like environment — no profile, no development secrets, every variable of the contract,
  * the actuator on its own management port — against this run's fresh test database, and the PSP simulator
- * started from the same jar the way the image starts it. The demo flow runs over HTTP, the dashboards' and
+ * started from its own jar the way its image starts it. The demo flow runs over HTTP, the dashboards' and
  * alert rules' metric names (read with {@link OpsQueries}) are held against a real scrape, and SIGTERM must end the service cleanly.
  * Runs in {@code ./mvnw verify} after {@code package} (failsafe). Every wait is an upper bound.
  */
@@ -143,7 +143,7 @@ class PackagedJarIT {
      */
     private static Map<String, Set<String>> metricsReadByOps() throws IOException {
         List<Path> files = new ArrayList<>();
-        for (String dir : List.of("ops/grafana", "ops/prometheus")) {
+        for (String dir : List.of("../ops/grafana", "../ops/prometheus")) {
             if (Files.isDirectory(Path.of(dir))) {
                 try (Stream<Path> walk = Files.walk(Path.of(dir))) {
                     walk.filter(Files::isRegularFile).filter(p -> {

@@ -26,7 +26,7 @@ class TestDatabaseVersionTests {
     @Test
     @DisplayName("the Testcontainers image and the embedded PostgreSQL run docker-compose.yml's major")
     void sameMajorAsCompose() throws Exception {
-        Matcher compose = COMPOSE_POSTGRES.matcher(Files.readString(Path.of("docker-compose.yml")));
+        Matcher compose = COMPOSE_POSTGRES.matcher(Files.readString(Path.of("../docker-compose.yml")));
         assertThat(compose.find()).as("docker-compose.yml names a postgres:<major> image").isTrue();
         int major = Integer.parseInt(compose.group(1));
 
