@@ -1,32 +1,50 @@
 # syntax=docker/dockerfile:1
-# One image for the payments service and the PSP simulator (same jar, different main class).
-#   service:   java <JVM flags> org.springframework.boot.loader.launch.JarLauncher     (the default)
-#   simulator: java <JVM flags> -Dloader.main=com.acme.pspsim.PspSimulatorApplication \
-#                   org.springframework.boot.loader.launch.PropertiesLauncher
+# Two images from one build, each running its own module's artifact:
+#   service (the default, the last stage): service/target/payments-*.jar      docker build -t acme/payments .
+#   simulator:                             simulator/target/pspsim-*-exec.jar docker build --target simulator -t acme/pspsim .
+# Both start with java -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError org.springframework.boot.loader.launch.JarLauncher.
 # JVM flags for a container: the heap is a share of the container's memory limit (no -Xmx to keep in step
 # with it), and an OutOfMemoryError ends the process at once, so the orchestrator restarts a clean one
 # instead of leaving a JVM half alive. Extra flags: JAVA_TOOL_OPTIONS.
-# Build: docker build -t acme/payments .   (docker-compose.yml does this for the whole stack)
+# docker-compose.yml builds both for the whole stack.
 
 FROM eclipse-temurin:17-jdk AS build
 WORKDIR /build
-# The wrapper and the POM first, so the dependency download is cached while only sources change.
+# The wrapper and the POMs first, so the dependency download is cached while only sources change.
 COPY mvnw pom.xml ./
 COPY .mvn/ .mvn/
+COPY service/pom.xml service/
+COPY simulator/pom.xml simulator/
 RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -q dependency:go-offline || true
-COPY src/ src/
+COPY service/src/ service/src/
+COPY simulator/src/ simulator/src/
 RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -DskipTests package \
-    && cp target/payments-*.jar application.jar \
-    && java -Djarmode=tools -jar application.jar extract --layers --launcher --destination extracted
+    && cp service/target/payments-*.jar service.jar \
+    && cp simulator/target/pspsim-*-exec.jar simulator.jar \
+    && java -Djarmode=tools -jar service.jar extract --layers --launcher --destination extracted/service \
+    && java -Djarmode=tools -jar simulator.jar extract --layers --launcher --destination extracted/simulator
 
-FROM eclipse-temurin:17-jre
+FROM eclipse-temurin:17-jre AS runtime
 RUN groupadd --system --gid 10001 app && useradd --system --uid 10001 --gid app --no-create-home app
 WORKDIR /app
-# Layers from the least to the most often changed: a code change rebuilds only the last one.
-COPY --from=build /build/extracted/dependencies/ ./
-COPY --from=build /build/extracted/spring-boot-loader/ ./
-COPY --from=build /build/extracted/snapshot-dependencies/ ./
-COPY --from=build /build/extracted/application/ ./
+
+# The PSP simulator (compose's pspsim): its API, hosted page, webhooks, faults and sink on 8090.
+FROM runtime AS simulator
+COPY --from=build /build/extracted/simulator/dependencies/ ./
+COPY --from=build /build/extracted/simulator/spring-boot-loader/ ./
+COPY --from=build /build/extracted/simulator/snapshot-dependencies/ ./
+COPY --from=build /build/extracted/simulator/application/ ./
+USER app:app
+EXPOSE 8090
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", \
+            "org.springframework.boot.loader.launch.JarLauncher"]
+
+# The payments service. Layers from the least to the most often changed: a code change rebuilds only the last one.
+FROM runtime AS service
+COPY --from=build /build/extracted/service/dependencies/ ./
+COPY --from=build /build/extracted/service/spring-boot-loader/ ./
+COPY --from=build /build/extracted/service/snapshot-dependencies/ ./
+COPY --from=build /build/extracted/service/application/ ./
 USER app:app
 # 8080: the API; 9081: the actuator when MANAGEMENT_SERVER_PORT=9081 (as docker-compose.yml sets it)
 EXPOSE 8080 9081
