@@ -2,6 +2,7 @@
 # Breaks one rule in a scratch copy of the working tree, runs the tests that guard it, and says whether
 # they went red. A test that stays green under the break does not guard the rule.
 #   scripts/watch-fail.sh <file> <text to replace> <replacement> <surefire -Dtest selector> <label>
+# <file> from the repository root, e.g. service/src/main/java/…; the tests run from the root (both modules).
 # Needs a PostgreSQL for the tests (TEST_DATABASE_URL, or the embedded fallback).
 set -u
 file="$1"; old="$2"; new="$3"; selector="$4"; label="$5"
@@ -23,4 +24,4 @@ if ./mvnw -q -B test -Dtest="$selector" > watch-fail.log 2>&1; then
   exit 1
 fi
 echo "[$label] red, as it should be:"
-grep -h "<<<" target/surefire-reports/*.txt | head -5
+grep -h "<<<" */target/surefire-reports/*.txt | head -5
