@@ -28,8 +28,12 @@ class ModuleBoundaryTests {
     private static final JavaClasses SERVICE = new ClassFileImporter().importPath(Path.of("target", "classes"));
 
     @Test
-    void theServiceModuleHoldsNoSimulatorClass() {
+    void theServiceModuleHoldsOnlyTheService() {
         classes().should().resideInAPackage("com.acme.payments..").check(SERVICE);
+    }
+
+    @Test
+    void theServiceUsesNothingOfTheSimulator() {
         noClasses().should().dependOnClassesThat().resideInAPackage("com.acme.pspsim..").check(SERVICE);
     }
 

@@ -20,8 +20,12 @@ class ModuleBoundaryTests {
     private static final JavaClasses SIMULATOR = new ClassFileImporter().importPath(Path.of("target", "classes"));
 
     @Test
-    void theSimulatorModuleHoldsNothingOfTheService() {
+    void theSimulatorModuleHoldsOnlyTheSimulator() {
         classes().should().resideInAPackage("com.acme.pspsim..").check(SIMULATOR);
+    }
+
+    @Test
+    void theSimulatorUsesNothingOfTheService() {
         noClasses().should().dependOnClassesThat().resideInAPackage("com.acme.payments..").check(SIMULATOR);
     }
 }
