@@ -4,6 +4,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +20,6 @@ import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.PathLookup;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
-import com.acme.payments.common.web.Problems;
 import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.order.Order;
@@ -102,27 +102,18 @@ class CheckoutController {
 
     /** The attempt an operator's path names ({@code {referenceId}}), found before the body is read, or 404. */
     @Component
-    static class ByReference implements PathLookup<Attempt> {
+    static class ByReference extends PathLookup<Attempt> {
 
         private final AttemptStore attempts;
 
         ByReference(AttemptStore attempts) {
+            super(Attempt.class, "referenceId", "Attempt");
             this.attempts = attempts;
         }
 
         @Override
-        public Class<Attempt> type() {
-            return Attempt.class;
-        }
-
-        @Override
-        public String variable() {
-            return "referenceId";
-        }
-
-        @Override
-        public Attempt require(String referenceId) {
-            return attempts.findByReference(referenceId).orElseThrow(() -> new Problems.NotFound("Attempt"));
+        protected Optional<Attempt> find(String referenceId) {
+            return attempts.findByReference(referenceId);
         }
     }
 

@@ -9,6 +9,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.slf4j.Logger;
@@ -153,27 +154,18 @@ class OutboxAdminController {
 
     /** The outbox row an operator's path names ({@code {id}}), found before the body is read, or 404. */
     @Component
-    static class ById implements PathLookup<OutboxAdminStore.Row> {
+    static class ById extends PathLookup<OutboxAdminStore.Row> {
 
         private final OutboxAdminStore store;
 
         ById(OutboxAdminStore store) {
+            super(OutboxAdminStore.Row.class, "id", "Outbox row");
             this.store = store;
         }
 
         @Override
-        public Class<OutboxAdminStore.Row> type() {
-            return OutboxAdminStore.Row.class;
-        }
-
-        @Override
-        public String variable() {
-            return "id";
-        }
-
-        @Override
-        public OutboxAdminStore.Row require(String id) {
-            return store.find(rowId(id)).orElseThrow(() -> new Problems.NotFound("Outbox row"));
+        protected Optional<OutboxAdminStore.Row> find(String id) {
+            return store.find(rowId(id));
         }
     }
 

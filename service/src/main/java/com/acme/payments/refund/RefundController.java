@@ -21,7 +21,6 @@ import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.PathLookup;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
-import com.acme.payments.common.web.Problems;
 import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.order.Order;
@@ -116,28 +115,18 @@ class RefundController {
 
     /** A refund an operator's path names ({@code {referenceId}}), found before the body is read, or 404. */
     @Component
-    static class ByReference implements PathLookup<Refund> {
+    static class ByReference extends PathLookup<Refund> {
 
         private final RefundStore refunds;
 
         ByReference(RefundStore refunds) {
+            super(Refund.class, "referenceId", "Refund");
             this.refunds = refunds;
         }
 
         @Override
-        public Class<Refund> type() {
-            return Refund.class;
-        }
-
-        @Override
-        public String variable() {
-            return "referenceId";
-        }
-
-        @Override
-        public Refund require(String referenceId) {
-            return (referenceId.length() > RefundKey.MAX ? Optional.<Refund>empty()
-                    : refunds.findByReference(referenceId)).orElseThrow(() -> new Problems.NotFound("Refund"));
+        protected Optional<Refund> find(String referenceId) {
+            return referenceId.length() > RefundKey.MAX ? Optional.empty() : refunds.findByReference(referenceId);
         }
     }
 

@@ -21,7 +21,6 @@ import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.PathLookup;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
-import com.acme.payments.common.web.Problems;
 import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.refund.SecondChargeRefunds;
@@ -76,28 +75,18 @@ class DuplicateChargeController {
 
     /** The second charge an operator's path names ({@code {pspPaymentId}}), found before the body is read, or 404. */
     @Component
-    static class ByPayment implements PathLookup<DuplicateCharge> {
+    static class ByPayment extends PathLookup<DuplicateCharge> {
 
         private final DuplicateChargeStore duplicates;
 
         ByPayment(DuplicateChargeStore duplicates) {
+            super(DuplicateCharge.class, "pspPaymentId", "Duplicate charge");
             this.duplicates = duplicates;
         }
 
         @Override
-        public Class<DuplicateCharge> type() {
-            return DuplicateCharge.class;
-        }
-
-        @Override
-        public String variable() {
-            return "pspPaymentId";
-        }
-
-        @Override
-        public DuplicateCharge require(String pspPaymentId) {
-            return (pspPaymentId.length() > 255 ? Optional.<DuplicateCharge>empty() : duplicates.find(pspPaymentId))
-                    .orElseThrow(() -> new Problems.NotFound("Duplicate charge"));
+        protected Optional<DuplicateCharge> find(String pspPaymentId) {
+            return pspPaymentId.length() > 255 ? Optional.empty() : duplicates.find(pspPaymentId);
         }
     }
 
