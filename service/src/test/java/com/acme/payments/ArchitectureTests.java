@@ -9,6 +9,7 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.modulith.core.ApplicationModules;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -30,6 +31,8 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Public;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.sweep.Poll;
+import com.acme.payments.sweep.StragglerProperties;
 import com.acme.payments.sweep.SweptTable;
 
 /** The layout rules of conventions.md, checked so they stay true. */
@@ -97,6 +100,24 @@ class ArchitectureTests {
                         .and(JavaCall.Predicates.target(HasOwner.Predicates.With.owner(
                                 JavaClass.Predicates.assignableTo(SweptTable.class)))))
                 .because("a flow's sweep is registered by Sweeps from its Resolver, not wired by hand")
+                .check(MAIN);
+    }
+
+    /**
+     * A poll is a sweep without ageing (docs/sweeps.md): a flow declares its {@code PollJob}s (its
+     * orchestrator is a {@code Poller}) and {@code Polls} alone builds and schedules them on
+     * {@code payments.stragglers.*}; no feature class wires a {@link Poll} or schedules on that setting.
+     */
+    @Test
+    void onlyTheSweepPackageSchedulesAPoll() {
+        noClasses().that().resideOutsideOfPackage("com.acme.payments.sweep..")
+                .and().areAssignableTo(SchedulingConfigurer.class)
+                .should().dependOnClassesThat().belongToAnyOf(Poll.class, StragglerProperties.class)
+                .because("a flow's poll is registered by Polls from its Poller, not wired by hand")
+                .check(MAIN);
+        noClasses().that().resideOutsideOfPackage("com.acme.payments.sweep..")
+                .should().dependOnClassesThat().belongToAnyOf(Poll.class)
+                .because("a flow's poll is registered by Polls from its Poller, not wired by hand")
                 .check(MAIN);
     }
 

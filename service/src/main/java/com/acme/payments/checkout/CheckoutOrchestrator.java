@@ -11,6 +11,8 @@ import org.springframework.stereotype.Component;
 import com.acme.payments.sweep.FencedApplier;
 import com.acme.payments.sweep.Lease;
 import com.acme.payments.sweep.Outcome;
+import com.acme.payments.sweep.PollJob;
+import com.acme.payments.sweep.Poller;
 import com.acme.payments.sweep.Resolver;
 import com.acme.payments.sweep.SweepJob;
 import com.acme.payments.sweep.Unclassified;
@@ -23,12 +25,14 @@ import com.acme.payments.checkout.CheckoutProblems.PspRejectedProblem;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;
+import com.acme.payments.order.OrderStore;
 import com.acme.payments.psp.CreatePayment;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PspClient;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.psp.PspRejected;
+import com.acme.payments.secondcharge.DuplicateChargeProperties;
 
 /**
  * The checkout flow. Deliberately NOT transactional: it calls the PSP, and no transaction or pooled
@@ -37,7 +41,7 @@ import com.acme.payments.psp.PspRejected;
  * resolved by its stored reference — never by a second POST.
  */
 @Component
-class CheckoutOrchestrator implements Resolver<Attempt> {
+class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
 
     private static final Logger log = LoggerFactory.getLogger(CheckoutOrchestrator.class);
 
@@ -48,9 +52,12 @@ class CheckoutOrchestrator implements Resolver<Attempt> {
     private final CheckoutProperties properties;
     private final CheckoutMetrics metrics;
     private final FencedApplier fenced;
+    private final OrderStore orders;
+    private final DuplicateChargeProperties duplicates;
 
     CheckoutOrchestrator(AttemptStore attempts, AttemptClaimApplier claims, DepositApplier applier, PspClient psp,
-            CheckoutProperties properties, CheckoutMetrics metrics, FencedApplier fenced) {
+            CheckoutProperties properties, CheckoutMetrics metrics, FencedApplier fenced, OrderStore orders,
+            DuplicateChargeProperties duplicates) {
         this.attempts = attempts;
         this.claims = claims;
         this.applier = applier;
@@ -58,6 +65,8 @@ class CheckoutOrchestrator implements Resolver<Attempt> {
         this.properties = properties;
         this.metrics = metrics;
         this.fenced = fenced;
+        this.orders = orders;
+        this.duplicates = duplicates;
     }
 
     /** Checkout attempts; capture/void operations share their group, so one PSP outage pauses both. */
@@ -197,7 +206,7 @@ class CheckoutOrchestrator implements Resolver<Attempt> {
      * second charge, flagged once). The webhook may never come, so this is how such a payment is learnt.
      * The watch ends once every payment shown is final; nothing shown, or one still open, is asked again.
      */
-    Outcome watchAbandoned(Attempt attempt) {
+    private Outcome watchAbandoned(Attempt attempt) {
         List<PspPayment> found;
         try {
             found = psp.findByReference(attempt.referenceId());
@@ -219,6 +228,33 @@ class CheckoutOrchestrator implements Resolver<Attempt> {
         return Outcome.STILL_UNKNOWN;
     }
 
+    /**
+     * Polling is the second path: orders whose webhook never came (PROCESSING or AUTHORIZED past the grace
+     * period) are read from the PSP and moved by the same conditional transition as a webhook. And the
+     * abandoned-attempt watch ({@link #watchAbandoned}): for {@code payments.duplicates.abandoned-watch}
+     * after the abandon, each abandoned attempt is claimed when due (gaps from {@code last_polled_at}
+     * growing from {@code payments.stragglers.grace} to a day with its age) and the PSP asked by its reference.
+     */
+    @Override
+    public List<PollJob<?>> polls() {
+        return List.of(
+                new PollJob<Long>("straggler-poll",
+                        schedule -> orders.claimStragglers(schedule.grace(), schedule.batchSize()), this::pollStraggler),
+                new PollJob<Attempt>("abandoned-watch", schedule -> attempts.claimAbandoned(duplicates.abandonedWatch(),
+                        schedule.grace(), schedule.batchSize()), this::watchAbandoned));
+    }
+
+    private Outcome pollStraggler(long orderId) {
+        Order before = orders.findById(orderId).orElseThrow();
+        try {
+            pollPsp(before);
+        } catch (PaymentOutcomeUnknown unreachable) {
+            return Outcome.UNREACHABLE;
+        }
+        Order after = orders.findById(orderId).orElseThrow();
+        return after.status() != before.status() ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
+    }
+
     /** On the customer's return: read the payment's current state and apply it. The browser proves nothing. */
     void pollOnReturn(Order order) {
         try {
@@ -234,7 +270,7 @@ class CheckoutOrchestrator implements Resolver<Attempt> {
      *
      * @throws PaymentOutcomeUnknown when the PSP cannot be read
      */
-    void pollPsp(Order order) {
+    private void pollPsp(Order order) {
         Attempt attempt = attempts.latestForOrder(order.id()).orElse(null);
         if (attempt == null) {
             return;

@@ -12,6 +12,8 @@ import org.springframework.stereotype.Component;
 import com.acme.payments.sweep.FencedApplier;
 import com.acme.payments.sweep.Lease;
 import com.acme.payments.sweep.Outcome;
+import com.acme.payments.sweep.PollJob;
+import com.acme.payments.sweep.Poller;
 import com.acme.payments.sweep.Resolver;
 import com.acme.payments.sweep.SweepJob;
 import com.acme.payments.sweep.Unclassified;
@@ -33,7 +35,7 @@ import com.acme.payments.refund.RefundClaimApplier.Claim;
  * stored result or reconciles by the stored reference — never a second POST.
  */
 @Component
-class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund> {
+class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Poller {
 
     private static final Logger log = LoggerFactory.getLogger(RefundOrchestrator.class);
 
@@ -61,6 +63,26 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund> {
     public SweepJob<Refund> job() {
         return new SweepJob<>("refund-sweep", "refund", refunds, new SweepJob.Gauge("refund",
                 "Refund attempts in UNKNOWN", "Age of the oldest UNKNOWN refund attempt"));
+    }
+
+    /**
+     * The straggler poll for refunds: a DONE refund whose PSP state is not final (the PSP accepted it as
+     * PENDING) past the grace period is read from the PSP, so a later DECLINED is not missed when its
+     * webhook never comes; and a refund an operator abandoned is asked about by its reference for
+     * {@code payments.refunds.abandoned-watch}, so one the PSP made after all is booked again even when its
+     * webhook is lost.
+     */
+    @Override
+    public List<PollJob<?>> polls() {
+        return List.of(new PollJob<Refund>("refund-straggler-poll",
+                schedule -> refunds.claimNotFinal(schedule.grace(), properties.abandonedWatch(), schedule.batchSize()),
+                refund -> {
+                    try {
+                        return pollAccepted(refund);
+                    } catch (PaymentOutcomeUnknown unreachable) {
+                        return Outcome.UNREACHABLE;
+                    }
+                }));
     }
 
     /** The currency is checked again under the order lock in the claim: this read may predate PAID. */
@@ -199,7 +221,7 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund> {
      *
      * @throws PaymentOutcomeUnknown when the PSP cannot be read
      */
-    Outcome pollAccepted(Refund refund) {
+    private Outcome pollAccepted(Refund refund) {
         if (refund.pspPaymentId() == null) {
             return resolve(refund, Lease.NONE);
         }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.acme.payments.sweep.Polls;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
@@ -38,7 +39,7 @@ class AbandonedAttemptWatchIntegrationTests extends IntegrationTest {
     JdbcClient jdbc;
 
     @Autowired
-    AbandonedAttemptSweeper watch;
+    Polls polls;
 
     Shop shop() {
         return new Shop(http());
@@ -105,7 +106,7 @@ class AbandonedAttemptWatchIntegrationTests extends IntegrationTest {
         // the hidden payment appears and completes at the PSP; its webhook never comes
         String hidden = "pay-w1-" + order.orderRef();
         pspShows(hiddenRef, hidden, "COMPLETED", "23.00");
-        watch.poll();
+        polls.run("abandoned-watch");
 
         assertThat(duplicateCharges(hidden)).isEqualTo(1);
         assertThat(duplicateEffects(hidden)).isEqualTo(1);
@@ -116,7 +117,7 @@ class AbandonedAttemptWatchIntegrationTests extends IntegrationTest {
 
         int askedBefore = asked(hiddenRef);
         leaseExpires(hiddenRef);
-        watch.poll();
+        polls.run("abandoned-watch");
         assertThat(asked(hiddenRef)).as("a closed watch asks no more").isEqualTo(askedBefore);
         Response late = shop().webhook(payment(hidden, hiddenRef, "DEPOSIT", "COMPLETED", "23.00", "EUR"));
         assertThat(late.json().path("status").asString()).as("the webhook after all").isEqualTo("duplicate");
@@ -131,21 +132,21 @@ class AbandonedAttemptWatchIntegrationTests extends IntegrationTest {
         String hiddenRef = abandonedAttempt(order.orderRef());
         String hidden = "pay-w3-" + order.orderRef();
 
-        watch.poll();
+        polls.run("abandoned-watch");
         assertThat(asked(hiddenRef)).as("asked while the PSP shows nothing").isGreaterThan(0);
         int afterFirst = asked(hiddenRef);
-        watch.poll();
+        polls.run("abandoned-watch");
         assertThat(asked(hiddenRef)).as("leased: not again within payments.stragglers.grace").isEqualTo(afterFirst);
 
         pspShows(hiddenRef, hidden, "CHECKOUT", "24.00");
         leaseExpires(hiddenRef);
-        watch.poll();
+        polls.run("abandoned-watch");
         assertThat(watchClosed(hiddenRef)).as("an open payment keeps the watch").isFalse();
         assertThat(duplicateCharges(hidden)).isZero();
 
         pspShows(hiddenRef, hidden, "COMPLETED", "24.00");
         leaseExpires(hiddenRef);
-        watch.poll();
+        polls.run("abandoned-watch");
         assertThat(duplicateCharges(hidden)).as("no retry: a second charge all the same").isEqualTo(1);
         assertThat(shop().order(order.orderRef()).json().path("status").asString()).isEqualTo("AWAITING_PAYMENT");
 
@@ -155,7 +156,7 @@ class AbandonedAttemptWatchIntegrationTests extends IntegrationTest {
                 .param("r", oldRef).update();
         int oldAsked = asked(oldRef);
         pspShows(oldRef, "pay-w4-" + old.orderRef(), "COMPLETED", "25.00");
-        watch.poll();
+        polls.run("abandoned-watch");
         assertThat(asked(oldRef)).as("past payments.duplicates.abandoned-watch (30d)").isEqualTo(oldAsked);
     }
 
@@ -172,7 +173,7 @@ class AbandonedAttemptWatchIntegrationTests extends IntegrationTest {
                      WHERE reference_id = :r""").param("abandoned", c.abandonedAgo()).param("polled", c.polledAgo())
                     .param("r", reference).update();
             int before = asked(reference);
-            watch.poll();
+            polls.run("abandoned-watch");
             soft.assertThat(asked(reference) > before).as("abandoned %s ago, asked %s ago: %s", c.abandonedAgo(),
                     c.polledAgo(), c.why()).isEqualTo(c.asked());
         }

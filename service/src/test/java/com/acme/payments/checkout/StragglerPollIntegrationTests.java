@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.acme.payments.sweep.Polls;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 
@@ -32,7 +33,7 @@ class StragglerPollIntegrationTests extends IntegrationTest {
     JdbcClient jdbc;
 
     @Autowired
-    StragglerSweeper stragglers;
+    Polls polls;
 
     private final String tag = "stale-" + UUID.randomUUID().toString().substring(0, 8) + "-";
 
@@ -64,7 +65,7 @@ class StragglerPollIntegrationTests extends IntegrationTest {
         jdbc.sql("UPDATE orders SET updated_at = now() - interval '20 minutes' WHERE order_ref = :ref")
                 .param("ref", order.orderRef()).update();
 
-        stragglers.poll();
+        polls.run("straggler-poll");
 
         assertThat(shop.order(order.orderRef()).json().path("status").asString()).isEqualTo("PAID");
     }

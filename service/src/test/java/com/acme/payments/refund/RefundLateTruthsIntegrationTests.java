@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.acme.payments.sweep.Polls;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStore;
@@ -46,7 +47,7 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
     JdbcClient jdbc;
 
     @Autowired
-    RefundStragglerSweeper stragglers;
+    Polls polls;
 
     @Autowired
     RefundOrchestrator orchestrator;
@@ -141,7 +142,7 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
                 .param("p", rf).update();
         psp.stubFor(getCall(rf).willReturn(okJson(envelope(refundPayment(rf, null, "DECLINED", "10.00")))));
 
-        stragglers.poll();
+        polls.run("refund-straggler-poll");
 
         assertThat(jdbc.sql("SELECT state FROM psp_refund_attempt WHERE psp_payment_id = :p").param("p", rf)
                 .query(String.class).single()).isEqualTo("FAILED");
@@ -211,7 +212,7 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(reference))
                 .willReturn(found(refundPayment("rf-aw-" + orderRef, reference, "COMPLETED", "8.00"))));
 
-        stragglers.poll();
+        polls.run("refund-straggler-poll");
 
         assertThat(refundState(reference)).isEqualTo("DONE");
         assertThat(refunded(orderRef)).as("booked again: the money has left").isEqualByComparingTo("8.00");
@@ -228,7 +229,7 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(reference))
                 .willReturn(found(refundPayment("rf-aw2-" + orderRef, reference, "COMPLETED", "8.00"))));
 
-        stragglers.poll();
+        polls.run("refund-straggler-poll");
 
         assertThat(refundState(reference)).isEqualTo("FAILED");
         assertThat(jdbc.sql("SELECT last_polled_at IS NULL FROM psp_refund_attempt WHERE reference_id = :r")
@@ -250,7 +251,7 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
                      WHERE reference_id = :r""").param("abandoned", c.abandonedAgo()).param("polled", c.polledAgo())
                     .param("r", reference).update();
             int before = asked(reference);
-            stragglers.poll();
+            polls.run("refund-straggler-poll");
             soft.assertThat(asked(reference) > before).as("abandoned %s ago, asked %s ago: %s", c.abandonedAgo(),
                     c.polledAgo(), c.why()).isEqualTo(c.asked());
         }

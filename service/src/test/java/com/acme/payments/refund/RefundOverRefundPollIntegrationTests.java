@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.acme.payments.sweep.Polls;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
@@ -36,7 +37,7 @@ class RefundOverRefundPollIntegrationTests extends IntegrationTest {
     JdbcClient jdbc;
 
     @Autowired
-    RefundStragglerSweeper stragglers;
+    Polls polls;
 
     static MappingBuilder refundCreate() {
         return createCall().withRequestBody(matchingJsonPath("$.paymentType", equalTo("REFUND")));
@@ -72,7 +73,7 @@ class RefundOverRefundPollIntegrationTests extends IntegrationTest {
             jdbc.sql("""
                     UPDATE psp_refund_attempt SET updated_at = now() - interval '1 hour', last_polled_at = NULL
                      WHERE reference_id = :r""").param("r", abandoned).update();
-            stragglers.poll();
+            polls.run("refund-straggler-poll");
         }
 
         assertThat(jdbc.sql("SELECT refunded_amount FROM orders WHERE order_ref = :o").param("o", order.orderRef())

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.acme.payments.sweep.Polls;
 import com.acme.payments.support.Checkouts;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
@@ -32,7 +33,7 @@ class RefundUnknownPspStateIntegrationTests extends IntegrationTest {
     JdbcClient jdbc;
 
     @Autowired
-    RefundStragglerSweeper stragglers;
+    Polls polls;
 
     @Autowired
     RefundProperties properties;
@@ -46,7 +47,7 @@ class RefundUnknownPspStateIntegrationTests extends IntegrationTest {
         psp.stubFor(getCall(young).willReturn(aResponse().withStatus(404)));
         psp.stubFor(getCall(old).willReturn(aResponse().withStatus(404)));
 
-        stragglers.poll();
+        polls.run("refund-straggler-poll");
 
         assertThat(psp.findAll(getRequestedFor(urlEqualTo("/api/v1/payments/" + young)))).hasSize(1);
         assertThat(psp.findAll(getRequestedFor(urlEqualTo("/api/v1/payments/" + old)))).as("past the watch").isEmpty();

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.acme.payments.sweep.Polls;
 import com.acme.payments.support.Http;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
@@ -51,7 +52,7 @@ class SecondChargeRefundIntegrationTests extends IntegrationTest {
     JdbcClient jdbc;
 
     @Autowired
-    RefundStragglerSweeper stragglers;
+    Polls polls;
 
     Http admin() {
         return http().bearer(Shop.ADMIN_KEY);
@@ -234,10 +235,10 @@ class SecondChargeRefundIntegrationTests extends IntegrationTest {
         jdbc.sql("UPDATE psp_refund_attempt SET updated_at = now() - interval '1 hour' WHERE reference_id = :r")
                 .param("r", reference).update();
         psp.stubFor(getCall(rf).willReturn(okJson(envelope(payment(rf, reference, "REFUND", "DECLINED", "17.00", "EUR")))));
-        stragglers.poll();
+        polls.run("refund-straggler-poll");
         jdbc.sql("UPDATE psp_refund_attempt SET last_polled_at = now() - interval '1 hour', updated_at = now() - interval '1 hour'"
                 + " WHERE reference_id = :r").param("r", reference).update();
-        stragglers.poll();
+        polls.run("refund-straggler-poll");
 
         refund = listed(charge).path("refund");
         assertThat(refund.path("state").asString()).isEqualTo("FAILED");
@@ -269,7 +270,7 @@ class SecondChargeRefundIntegrationTests extends IntegrationTest {
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(reference))
                 .willReturn(found(payment("rf-aw-" + charge, reference, "REFUND", "COMPLETED", "8.00", "EUR"))));
 
-        stragglers.poll();
+        polls.run("refund-straggler-poll");
 
         JsonNode refund = listed(charge).path("refund");
         assertThat(refund.path("referenceId").asString()).isEqualTo(reference);

@@ -18,6 +18,7 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 import com.acme.payments.sweep.Poll;
+import com.acme.payments.sweep.Polls;
 import com.acme.payments.sweep.Schedules;
 import com.acme.payments.sweep.Sweeps;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -27,7 +28,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 /**
  * The scheduler has a thread per job, so a job blocked on a slow PSP call never holds another back. A job
  * is a {@code @Scheduled} method or a task registered in a {@code SchedulingConfigurer} (through
- * {@link Schedules}, {@link Poll#schedule} or the registrar itself).
+ * {@link Schedules} or the registrar itself).
  */
 class SchedulingPoolTests {
 
@@ -37,17 +38,17 @@ class SchedulingPoolTests {
                 .importPackages("com.acme.payments");
         long annotated = classes.stream().flatMap(c -> c.getMethods().stream())
                 .filter(m -> m.isAnnotatedWith(Scheduled.class)).count();
-        // Poll.schedule registers one task through Schedules per call: its callers count, not Poll itself;
-        // Sweeps registers one task per group of sweep jobs: the groups its resolvers name count, not Sweeps
-        long registered = classes.stream().filter(c -> !c.isEquivalentTo(Schedules.class) && !c.isEquivalentTo(Poll.class)
-                        && !c.isEquivalentTo(Sweeps.class))
+        // Sweeps registers one task per group of sweep jobs: the groups its resolvers name count, not Sweeps;
+        // Polls registers one task per poll job: the jobs its pollers declare count, not Polls (nor its Poll)
+        long registered = classes.stream().filter(c -> !c.isEquivalentTo(Schedules.class)
+                        && !c.isEquivalentTo(Sweeps.class) && !c.isEquivalentTo(Polls.class)
+                        && !c.isEquivalentTo(Poll.class))
                 .flatMap(c -> c.getMethodCallsFromSelf().stream())
                 .filter(call -> call.getTargetOwner().isEquivalentTo(Schedules.class)
-                        || call.getTargetOwner().isEquivalentTo(Poll.class) && call.getName().equals("schedule")
                         || call.getTargetOwner().isEquivalentTo(ScheduledTaskRegistrar.class)
                                 && call.getName().startsWith("add"))
                 .count();
-        long jobs = annotated + registered + sweepGroups();
+        long jobs = annotated + registered + sweepGroups() + pollJobs();
         Object size = new YamlPropertySourceLoader().load("application", new ClassPathResource("application.yml"))
                 .get(0).getProperty("spring.task.scheduling.pool.size");
         assertThat(jobs).as("@Scheduled methods + registered tasks").isGreaterThan(5);
@@ -56,17 +57,28 @@ class SchedulingPoolTests {
 
     /** The distinct groups of {@code new SweepJob<>("name", "group", …)} in src/main: one scheduled task each. */
     private static long sweepGroups() throws IOException {
-        Pattern job = Pattern.compile("new SweepJob<>\\(\\s*\"[^\"]+\",\\s*\"([^\"]+)\"");
-        Set<String> groups = new TreeSet<>();
+        Set<String> groups = matches(Pattern.compile("new SweepJob<>\\(\\s*\"[^\"]+\",\\s*\"([^\"]+)\""));
+        assertThat(groups).as("sweep groups").isNotEmpty();
+        return groups.size();
+    }
+
+    /** The distinct names of {@code new PollJob<…>("name", …)} in src/main: one scheduled task each. */
+    private static long pollJobs() throws IOException {
+        Set<String> polls = matches(Pattern.compile("new PollJob<[^>]*>\\(\\s*\"([^\"]+)\""));
+        assertThat(polls).as("poll jobs").isNotEmpty();
+        return polls.size();
+    }
+
+    private static Set<String> matches(Pattern pattern) throws IOException {
+        Set<String> found = new TreeSet<>();
         try (Stream<Path> files = Files.walk(Path.of("src/main/java/com/acme/payments"))) {
             for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-                Matcher m = job.matcher(Files.readString(file));
+                Matcher m = pattern.matcher(Files.readString(file));
                 while (m.find()) {
-                    groups.add(m.group(1));
+                    found.add(m.group(1));
                 }
             }
         }
-        assertThat(groups).as("sweep groups").isNotEmpty();
-        return groups.size();
+        return found;
     }
 }

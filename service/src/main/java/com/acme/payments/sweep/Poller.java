@@ -1,0 +1,14 @@
+package com.acme.payments.sweep;
+
+import java.util.List;
+
+/**
+ * A flow's polls, implemented by its orchestrator next to {@link Resolver}: the sweep without ageing.
+ * {@link Polls} discovers every Poller bean and registers each {@link PollJob} on
+ * {@code payments.stragglers.*}, with its own back-off and meters; a flow wires no schedule itself.
+ */
+public interface Poller {
+
+    /** This flow's polls; their names are unique across the application. */
+    List<PollJob<?>> polls();
+}
