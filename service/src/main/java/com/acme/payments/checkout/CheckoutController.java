@@ -1,9 +1,5 @@
 package com.acme.payments.checkout;
 
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
 import java.util.Optional;
 
 import org.slf4j.Logger;
@@ -20,6 +16,7 @@ import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.PathLookup;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
+import com.acme.payments.common.web.ReferenceIdParameter;
 import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.order.Order;
@@ -27,8 +24,6 @@ import com.acme.payments.order.OrderLookup;
 import com.acme.payments.order.OrderRefParameter;
 import com.acme.payments.order.OrderView;
 
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -115,13 +110,6 @@ class CheckoutController {
         protected Optional<Attempt> find(String referenceId) {
             return attempts.findByReference(referenceId);
         }
-    }
-
-    /** The {@code {referenceId}} path variable a {@link ByReference} attempt comes from, for the OpenAPI description. */
-    @Target(ElementType.PARAMETER)
-    @Retention(RetentionPolicy.RUNTIME)
-    @Parameter(name = "referenceId", in = ParameterIn.PATH, required = true, schema = @Schema(type = "string"))
-    @interface ReferenceIdParameter {
     }
 
     @Schema(requiredProperties = { "redirectUrl", "attempt" })

@@ -1,9 +1,5 @@
 package com.acme.payments.refund;
 
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,6 +17,7 @@ import com.acme.payments.common.security.Caller;
 import com.acme.payments.common.web.PathLookup;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
+import com.acme.payments.common.web.ReferenceIdParameter;
 import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorNote;
 import com.acme.payments.order.Order;
@@ -31,8 +28,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -128,13 +123,6 @@ class RefundController {
         protected Optional<Refund> find(String referenceId) {
             return referenceId.length() > RefundKey.MAX ? Optional.empty() : refunds.findByReference(referenceId);
         }
-    }
-
-    /** The {@code {referenceId}} path variable a {@link ByReference} refund comes from, for the OpenAPI description. */
-    @Target(ElementType.PARAMETER)
-    @Retention(RetentionPolicy.RUNTIME)
-    @Parameter(name = "referenceId", in = ParameterIn.PATH, required = true, schema = @Schema(type = "string"))
-    @interface ReferenceIdParameter {
     }
 
     /** A refund found by its reference: the refund view and its order's reference. */
