@@ -8,7 +8,7 @@ import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
-import com.acme.payments.psp.PspClient;
+import com.acme.payments.psp.PaymentProvider;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.psp.PspRejected;
 import com.acme.payments.sweep.FencedApplier;
@@ -36,12 +36,12 @@ public class CaptureOrchestrator implements Resolver<Operation> {
 
     private final OperationStore operations;
     private final OperationApplier applier;
-    private final PspClient psp;
+    private final PaymentProvider psp;
     private final CheckoutProperties properties;
     private final SweepProperties sweep;
     private final FencedApplier fenced;
 
-    CaptureOrchestrator(OperationStore operations, OperationApplier applier, PspClient psp,
+    CaptureOrchestrator(OperationStore operations, OperationApplier applier, PaymentProvider psp,
             CheckoutProperties properties, SweepProperties sweep, FencedApplier fenced) {
         this.operations = operations;
         this.applier = applier;
@@ -69,8 +69,8 @@ public class CaptureOrchestrator implements Resolver<Operation> {
         }
         PspPayment payment;
         try {
-            payment = kind == Operation.Kind.CAPTURE ? psp.capture(operation.pspPaymentId(), null)
-                    : psp.voidPayment(operation.pspPaymentId());
+            payment = kind == Operation.Kind.CAPTURE ? psp.capture(operation.pspPaymentId(), null, operation.referenceId())
+                    : psp.voidPayment(operation.pspPaymentId(), operation.referenceId());
         } catch (PspRejected rejected) {
             operations.settle(operation.id(), false, rejected.errorCode(), rejected.getMessage());
             throw new PspRejectedProblem(null, rejected.errorCode());

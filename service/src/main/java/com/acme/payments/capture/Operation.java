@@ -10,6 +10,14 @@ public record Operation(long id, long orderId, Kind kind, String state, String p
         CAPTURE, VOID
     }
 
+    /**
+     * Our reference of this operation, the provider's idempotency key where it takes one (Stripe): stable
+     * for the row, unique across databases because the provider's payment id is.
+     */
+    String referenceId() {
+        return pspPaymentId + ":" + kind.name().toLowerCase(java.util.Locale.ROOT) + ":" + id;
+    }
+
     boolean isOpen() {
         return "IN_FLIGHT".equals(state) || "UNKNOWN".equals(state);
     }

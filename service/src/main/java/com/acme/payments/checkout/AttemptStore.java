@@ -300,7 +300,7 @@ public class AttemptStore extends SweptStore<Attempt> {
     }
 
     enum FailureReason {
-        DECLINED, REJECTED;
+        DECLINED, REJECTED, NOT_CREATED;
 
         String column() {
             return name().toLowerCase(Locale.ROOT);

@@ -29,7 +29,7 @@ import com.acme.payments.order.OrderStore;
 import com.acme.payments.psp.CreatePayment;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
 import com.acme.payments.psp.PaymentState;
-import com.acme.payments.psp.PspClient;
+import com.acme.payments.psp.PaymentProvider;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.psp.PspRejected;
 import com.acme.payments.secondcharge.DuplicateChargeProperties;
@@ -48,14 +48,14 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
     private final AttemptStore attempts;
     private final AttemptClaimApplier claims;
     private final DepositApplier applier;
-    private final PspClient psp;
+    private final PaymentProvider psp;
     private final CheckoutProperties properties;
     private final CheckoutMetrics metrics;
     private final FencedApplier fenced;
     private final OrderStore orders;
     private final DuplicateChargeProperties duplicates;
 
-    CheckoutOrchestrator(AttemptStore attempts, AttemptClaimApplier claims, DepositApplier applier, PspClient psp,
+    CheckoutOrchestrator(AttemptStore attempts, AttemptClaimApplier claims, DepositApplier applier, PaymentProvider psp,
             CheckoutProperties properties, CheckoutMetrics metrics, FencedApplier fenced, OrderStore orders,
             DuplicateChargeProperties duplicates) {
         this.attempts = attempts;
@@ -93,9 +93,7 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
     private Attempt createPayment(Order order, Attempt attempt) {
         PspPayment payment;
         try {
-            payment = psp.create(CreatePayment.deposit(attempt.amount(), attempt.currency(), attempt.referenceId(),
-                    attempt.returnUrl(),
-                    new CreatePayment.Customer(order.customerRef(), order.customerEmail())));
+            payment = psp.create(request(attempt, order));
         } catch (PspRejected rejected) {
             attempts.markFailed(attempt.id(), AttemptStore.FailureReason.REJECTED, null, rejected.errorCode(),
                     rejected.getMessage());
@@ -158,12 +156,23 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
      */
     @Override
     public Outcome resolve(Attempt attempt, Lease lease) {
-        List<PspPayment> found;
+        PaymentProvider.Lookup lookup;
         try {
-            found = psp.findByReference(attempt.referenceId());
+            lookup = psp.reconcile(request(attempt));
         } catch (RuntimeException lookupFailed) {
             log.info("reconcile of referenceId={} inconclusive: {}", attempt.referenceId(), lookupFailed.getMessage());
             return Outcome.UNREACHABLE;
+        }
+        List<PspPayment> found = lookup.payments();
+        if (lookup.provenAbsent()) {
+            // the provider proves no payment exists for the reference: the attempt closes and frees the order
+            return fenced.apply(attempts, lease, () -> {
+                attempts.markFailed(attempt.id(), AttemptStore.FailureReason.NOT_CREATED, null, "not_created",
+                        "the provider holds no payment for this attempt");
+                log.info("reconcile of referenceId={}: the provider proves nothing was created; attempt FAILED",
+                        attempt.referenceId());
+                return Outcome.RESOLVED;
+            });
         }
         if (found.isEmpty()) {
             return Outcome.STILL_UNKNOWN;
@@ -177,6 +186,17 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
             applier.apply(attempt, payment);
             return Outcome.RESOLVED;
         });
+    }
+
+    /** The create as it was sent, rebuilt from the stored attempt: a reconcile asks about exactly this. */
+    private CreatePayment request(Attempt attempt) {
+        Order order = orders.findById(attempt.orderId()).orElseThrow();
+        return request(attempt, order);
+    }
+
+    private static CreatePayment request(Attempt attempt, Order order) {
+        return CreatePayment.deposit(order.orderRef(), attempt.amount(), attempt.currency(), attempt.referenceId(),
+                attempt.returnUrl(), new CreatePayment.Customer(order.customerRef(), order.customerEmail()));
     }
 
     /**
@@ -209,7 +229,7 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
     private Outcome watchAbandoned(Attempt attempt) {
         List<PspPayment> found;
         try {
-            found = psp.findByReference(attempt.referenceId());
+            found = psp.findByReference(request(attempt));
         } catch (RuntimeException lookupFailed) {
             log.info("abandoned-attempt watch of referenceId={} inconclusive: {}", attempt.referenceId(),
                     lookupFailed.getMessage());

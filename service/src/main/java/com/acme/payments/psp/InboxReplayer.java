@@ -35,14 +35,14 @@ class InboxReplayer implements SchedulingConfigurer {
 
     private final InboxStore inbox;
     private final PaymentUpdateApplier updates;
-    private final PspClient psp;
+    private final PaymentProvider psp;
     private final ReplayProperties properties;
     private final Shutdown shutdown;
     private final Clock clock;
     private final JobMetrics metrics;
     private final Backoff backoff;
 
-    InboxReplayer(InboxStore inbox, PaymentUpdateApplier updates, PspClient psp, ReplayProperties properties,
+    InboxReplayer(InboxStore inbox, PaymentUpdateApplier updates, PaymentProvider psp, ReplayProperties properties,
             Shutdown shutdown, Clock clock, MeterRegistry registry, DatabaseGauges gauges) {
         this.inbox = inbox;
         this.updates = updates;

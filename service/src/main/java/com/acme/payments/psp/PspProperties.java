@@ -2,7 +2,7 @@ package com.acme.payments.psp;
 
 import java.time.Duration;
 
-import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Pattern;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -12,11 +12,14 @@ import org.springframework.validation.annotation.Validated;
 import com.acme.payments.common.config.RequiredSetting;
 
 /**
- * How to reach the PSP ({@code payments.psp.*}). The URL and both keys are required: the service
- * refuses to start without them, naming the variable. The read timeout bounds every PSP call,
+ * Which provider and how to reach it ({@code payments.psp.*}). With the Gateway (the default) the URL and
+ * both keys are required: the service refuses to start without them, naming the variable; with Stripe
+ * they are not (its settings are {@code STRIPE_*}). The read timeout bounds every PSP call,
  * including those made by the sweeps. The client sends {@code webhookUrl} with every create, so no
  * caller (checkout, refund) needs to know it.
  *
+ * @param provider the active {@link PaymentProvider} adapter ({@code PSP_PROVIDER}): {@code gateway} or
+ *        {@code stripe}
  * @param apiUrl base URL of the PSP Gateway API ({@code PSP_API_URL}); required
  * @param apiKey Bearer key of the PSP API ({@code PSP_API_KEY}); required, never logged
  * @param signingKey HMAC-SHA256 key of the PSP webhook {@code Signature} header ({@code PSP_SIGNING_KEY});
@@ -30,9 +33,8 @@ import com.acme.payments.common.config.RequiredSetting;
  */
 @Validated
 @ConfigurationProperties("payments.psp")
-public record PspProperties(@NotBlank(message = RequiredSetting.PSP_API_URL) String apiUrl,
-        @NotBlank(message = RequiredSetting.PSP_API_KEY) String apiKey,
-        @NotBlank(message = RequiredSetting.PSP_SIGNING_KEY) String signingKey,
+public record PspProperties(@DefaultValue("gateway") Provider provider, String apiUrl, String apiKey,
+        String signingKey,
         @DefaultValue("5s") Duration connectTimeout, @DefaultValue("30s") Duration readTimeout,
         @DefaultValue("acme-payments/0.1 (+checkout)") String userAgent,
         // "/webhooks/psp" alone is what an unset APP_PUBLIC_URL leaves: the same one start-up line
@@ -46,9 +48,33 @@ public record PspProperties(@NotBlank(message = RequiredSetting.PSP_API_URL) Str
         }
     }
 
+    public enum Provider {
+        GATEWAY, STRIPE
+    }
+
+    public boolean gateway() {
+        return provider == Provider.GATEWAY;
+    }
+
+    // the Gateway's three settings are required only when it is the provider
+    @AssertTrue(message = RequiredSetting.PSP_API_URL)
+    public boolean isApiUrlSet() {
+        return !gateway() || (apiUrl != null && !apiUrl.isBlank());
+    }
+
+    @AssertTrue(message = RequiredSetting.PSP_API_KEY)
+    public boolean isApiKeySet() {
+        return !gateway() || (apiKey != null && !apiKey.isBlank());
+    }
+
+    @AssertTrue(message = RequiredSetting.PSP_SIGNING_KEY)
+    public boolean isSigningKeySet() {
+        return !gateway() || (signingKey != null && !signingKey.isBlank());
+    }
+
     @Override
     public String toString() { // never the key or the signing secret
-        return "PspProperties[apiUrl=" + apiUrl + ", connectTimeout=" + connectTimeout + ", readTimeout="
+        return "PspProperties[provider=" + provider + ", apiUrl=" + apiUrl + ", connectTimeout=" + connectTimeout + ", readTimeout="
                 + readTimeout + ", webhookUrl=" + webhookUrl + "]";
     }
 }

@@ -22,7 +22,7 @@ import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
 import com.acme.payments.psp.CreatePayment;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
-import com.acme.payments.psp.PspClient;
+import com.acme.payments.psp.PaymentProvider;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.psp.PspRejected;
 import com.acme.payments.refund.RefundProblems.RefundOutcomeUnknown;
@@ -43,12 +43,12 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
     private final RefundClaimApplier claims;
     private final RefundApplier applier;
     private final FencedApplier fenced;
-    private final PspClient psp;
+    private final PaymentProvider psp;
     private final RefundProperties properties;
     private final RefundMetrics metrics;
 
     RefundOrchestrator(RefundStore refunds, RefundClaimApplier claims, RefundApplier applier, FencedApplier fenced,
-            PspClient psp, RefundProperties properties, RefundMetrics metrics) {
+            PaymentProvider psp, RefundProperties properties, RefundMetrics metrics) {
         this.refunds = refunds;
         this.claims = claims;
         this.applier = applier;
@@ -97,7 +97,9 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
             return new Answer(settledOrResolved(claim.refund()), false);
         }
         log.info("refund claimed orderRef={} referenceId={}", order.orderRef(), claim.refund().referenceId());
-        return new Answer(createRefund(order.pspPaymentId(), claim.refund()), true);
+        Refund claimed = claim.refund();
+        return new Answer(createRefund(claimed, CreatePayment.refund(order.orderRef(), claimed.amount(),
+                claimed.currency(), claimed.referenceId(), order.pspPaymentId())), true);
     }
 
     /** A second charge's full refund: the charge's live refund replays, else this call owns a new one. */
@@ -112,7 +114,7 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
             } else {
                 log.info("second charge refund claimed payment={} referenceId={} by {}", charge.pspPaymentId(),
                         claim.refund().referenceId(), actor);
-                refund = createRefund(charge.pspPaymentId(), claim.refund());
+                refund = createRefund(claim.refund(), request(claim.refund()));
             }
         } catch (RefundOutcomeUnknown open) {
             throw RefundOutcomeUnknown.ofSecondCharge(claim.refund().referenceId(), properties.retryAfter());
@@ -121,11 +123,10 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
                 refund.errorCode(), refund.requestedBy(), claim.owner());
     }
 
-    private Refund createRefund(String parentPaymentId, Refund refund) {
+    private Refund createRefund(Refund refund, CreatePayment request) {
         PspPayment payment;
         try {
-            payment = psp.create(CreatePayment.refund(refund.amount(), refund.currency(), refund.referenceId(),
-                    parentPaymentId));
+            payment = psp.create(request);
         } catch (PspRejected rejected) {
             applier.reject(refund, rejected.errorCode(), rejected.getMessage());
             return current(refund);
@@ -172,7 +173,8 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
     public Outcome resolve(Refund refund, Lease lease) {
         List<PspPayment> found;
         try {
-            found = psp.findByReference(refund.referenceId());
+            // no refund of ours is ever proven absent: an ambiguous refund waits for the truth or an operator
+            found = psp.reconcile(request(refund)).payments();
         } catch (RuntimeException lookupFailed) {
             log.info("refund reconcile referenceId={} inconclusive: {}", refund.referenceId(), lookupFailed.getMessage());
             return Outcome.UNREACHABLE;
@@ -230,6 +232,13 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
             return Outcome.STILL_UNKNOWN;
         }
         return applier.settle(refund, payment.get()) ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
+    }
+
+    /** The refund's create as it was sent, rebuilt from the stored rows: a reconcile asks about exactly this. */
+    private CreatePayment request(Refund refund) {
+        RefundStore.Parent parent = refunds.parentOf(refund.id());
+        return CreatePayment.refund(parent.orderRef(), refund.amount(), refund.currency(), refund.referenceId(),
+                parent.paymentId());
     }
 
     private Refund current(Refund refund) {

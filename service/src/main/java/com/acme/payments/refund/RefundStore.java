@@ -262,6 +262,25 @@ class RefundStore extends SweptStore<Refund> {
                 .param("pspState", pspState).update(), "psp_refund_attempt");
     }
 
+    /** What the refund was sent against: the order's payment, or the second charge it refunds. */
+    private static final String PARENT = """
+            SELECT o.order_ref, coalesce(d.psp_payment_id, o.psp_payment_id) AS parent_payment_id
+              FROM psp_refund_attempt r
+              JOIN orders o ON o.id = r.order_id
+              LEFT JOIN duplicate_charge d ON d.id = r.duplicate_charge_id
+             WHERE r.id = :id
+            """;
+
+    /** The order's reference and the payment a refund was sent against, to rebuild its create. */
+    @Transactional(readOnly = true)
+    Parent parentOf(long refundId) {
+        return jdbc.sql(PARENT).param("id", refundId)
+                .query((rs, n) -> new Parent(rs.getString("order_ref"), rs.getString("parent_payment_id"))).single();
+    }
+
+    record Parent(String orderRef, String paymentId) {
+    }
+
     @Transactional(readOnly = true)
     Optional<Refund> findByReference(String referenceId) {
         return jdbc.sql(BY_REFERENCE).param("referenceId", referenceId).query(ROW).optional();

@@ -11,7 +11,7 @@ import com.acme.payments.support.PspFixtures;
 
 class PspSignatureTests {
 
-    final PspSignature signature = new PspSignature(new PspProperties("http://psp", "k", PspFixtures.SIGNING_KEY,
+    final PspSignature signature = new PspSignature(new PspProperties(PspProperties.Provider.GATEWAY, "http://psp", "k", PspFixtures.SIGNING_KEY,
             Duration.ofSeconds(1), Duration.ofSeconds(1), null, null));
     final String body = "{\"id\":\"p1\",\"state\":\"COMPLETED\"}";
     final byte[] raw = body.getBytes(StandardCharsets.UTF_8);

@@ -66,7 +66,7 @@ class StripeBillingArchitectureTests {
                         || c.getMethods().stream().anyMatch(m -> m.isAnnotatedWith(Transactional.class)));
     }
 
-    /** The service's own API clients ({@code StripeApiClient}, {@code PspClient}); JdbcClient is the database. */
+    /** The service's own API clients ({@code StripeApiClient}, {@code GatewayClient}); JdbcClient is the database. */
     private static DescribedPredicate<JavaClass> ourClients() {
         return DescribedPredicate.describe("are an external API's *Client",
                 c -> c.getPackageName().startsWith("com.acme.payments") && c.getSimpleName().endsWith("Client"));

@@ -23,10 +23,10 @@ import com.acme.payments.support.IntegrationTest;
  * thread starts a minute. Counted with the JVM's own total-started counter, around sequential calls
  * and around eight callers at once.
  */
-class PspClientThreadsIntegrationTests extends IntegrationTest {
+class GatewayClientThreadsIntegrationTests extends IntegrationTest {
 
     @Autowired
-    PspClient client;
+    GatewayClient client;
 
     @Test
     void sequentialCallsStartNoThreads() {
@@ -68,7 +68,7 @@ class PspClientThreadsIntegrationTests extends IntegrationTest {
     }
 
     private PspPayment create(int n) {
-        return client.create(CreatePayment.deposit(new BigDecimal("1.00"), "EUR", "chk_threads_" + n,
+        return client.create(CreatePayment.deposit("ord_threads", new BigDecimal("1.00"), "EUR", "chk_threads_" + n,
                 "https://shop.test/r", null));
     }
 }

@@ -13,6 +13,7 @@ import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -24,7 +25,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The PSP Gateway API on Spring's {@link RestClient}, classified fail-safe: only a real HTTP status is
+ * The PSP Gateway API's adapter of the {@link PaymentProvider} port, on Spring's {@link RestClient}
+ * ({@code PSP_PROVIDER=gateway}, the default). Its states are ours already; it is classified fail-safe: only a real HTTP status is
  * a known outcome. A 4xx is a confirmed refusal ({@link PspRejected}); everything else that is not a
  * 2xx JSON envelope (5xx, timeouts, resets, a proxy's HTML page, a truncated body, any exception at
  * all) is {@link PaymentOutcomeUnknown}. The body is read and parsed inside the guard, because
@@ -33,9 +35,10 @@ import tools.jackson.databind.json.JsonMapper;
  * next pass, as if the PSP had not answered — never half-applied, never "not found".
  */
 @Component
-public class PspClient {
+@ConditionalOnProperty(prefix = "payments.psp", name = "provider", havingValue = "gateway", matchIfMissing = true)
+public class GatewayClient implements PaymentProvider {
 
-    private static final Logger log = LoggerFactory.getLogger(PspClient.class);
+    private static final Logger log = LoggerFactory.getLogger(GatewayClient.class);
     private static final int MAX_BODY = 1 << 20;
 
     private final RestClient rest;
@@ -43,7 +46,7 @@ public class PspClient {
     private final String webhookUrl;
     private final PayloadFaultMetrics faults;
 
-    PspClient(PspProperties properties, RestClient.Builder builder, JsonMapper json, PayloadFaultMetrics faults) {
+    GatewayClient(PspProperties properties, RestClient.Builder builder, JsonMapper json, PayloadFaultMetrics faults) {
         this.json = json;
         this.faults = faults;
         this.webhookUrl = properties.webhookUrl();
@@ -64,6 +67,7 @@ public class PspClient {
     }
 
     /** POST /api/v1/payments. Never retried here: a second POST would be a second payment. */
+    @Override
     public PspPayment create(CreatePayment request) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("paymentType", request.paymentType());
@@ -84,6 +88,7 @@ public class PspClient {
     }
 
     /** GET /api/v1/payments/{id}: the current truth; empty when the PSP answers 404. */
+    @Override
     public Optional<PspPayment> get(String paymentId) {
         try {
             return Optional.of(exchange("get", rest.get().uri("/api/v1/payments/{id}", paymentId),
@@ -96,24 +101,38 @@ public class PspClient {
         }
     }
 
+    /**
+     * The Gateway does not deduplicate on {@code referenceId}: sending the create again would be a second
+     * payment, so a reconcile only looks. Nothing found proves nothing (the POST may still land).
+     */
+    @Override
+    public Lookup reconcile(CreatePayment original) {
+        return Lookup.found(findByReference(original));
+    }
+
     /** GET /api/v1/payments?referenceId.eq=: what an ambiguous POST did. Empty means "not (yet) seen". */
-    public List<PspPayment> findByReference(String referenceId) {
+    @Override
+    public List<PspPayment> findByReference(CreatePayment original) {
+        String referenceId = original.referenceId();
         try {
             return exchange("find", rest.get().uri(u -> u.path("/api/v1/payments")
-                    .queryParam("referenceId.eq", "{ref}").build(referenceId)), PspClient::list);
+                    .queryParam("referenceId.eq", "{ref}").build(referenceId)), GatewayClient::list);
         } catch (PspRejected rejected) {
             // a refused look-up teaches nothing about the payment: still unknown
             throw new PaymentOutcomeUnknown("find answered HTTP " + rejected.status(), rejected);
         }
     }
 
-    public PspPayment capture(String paymentId, BigDecimal amount) {
+    /** The Gateway takes no key on capture or void: the operation's reference is ours alone. */
+    @Override
+    public PspPayment capture(String paymentId, BigDecimal amount, String referenceId) {
         Map<String, Object> body = amount == null ? Map.of() : Map.of("amount", amount.toPlainString());
         return exchange("capture", rest.post().uri("/api/v1/payments/{id}/capture", paymentId)
                 .contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(body)), PspPayments::fromJson);
     }
 
-    public PspPayment voidPayment(String paymentId) {
+    @Override
+    public PspPayment voidPayment(String paymentId, String referenceId) {
         return exchange("void", rest.post().uri("/api/v1/payments/{id}/void", paymentId)
                 .contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(Map.of())),
                 PspPayments::fromJson);
