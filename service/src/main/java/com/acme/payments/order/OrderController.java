@@ -36,7 +36,8 @@ class OrderController {
     @Operation(operationId = "createOrder", summary = "Create an order (idempotent on orderRef)")
     @ApiResponse(responseCode = "201", description = "Created; `clientToken` appears only in this answer")
     @ApiResponse(responseCode = "200", description = "The same body again: the same order, without a token")
-    @ProblemAnswers({ ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST, ProblemType.ORDER_REF_CONFLICT })
+    @ProblemAnswers({ ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST, ProblemType.AMOUNT_NOT_SUPPORTED,
+            ProblemType.ORDER_REF_CONFLICT })
     ResponseEntity<OrderCreated> create(
             @RequestBody @Valid CreateOrderRequest request) {
         OrderCreation.Created created = creation.create(request);

@@ -19,13 +19,19 @@ class OrderCreation {
     private static final Logger log = LoggerFactory.getLogger(OrderCreation.class);
 
     private final OrderStore orders;
+    private final ChargeableAmounts chargeable;
 
-    OrderCreation(OrderStore orders) {
+    OrderCreation(OrderStore orders, ChargeableAmounts chargeable) {
         this.orders = orders;
+        this.chargeable = chargeable;
     }
 
     Created create(CreateOrderRequest request) {
         Amounts.Checked money = Amounts.check(request.amount(), request.currency());
+        // before the first statement: an order no checkout could pay is never stored
+        chargeable.refuses(money.amount(), money.currency()).ifPresent(why -> {
+            throw new AmountNotSupported(money.amount().toPlainString(), money.currency(), why);
+        });
         String token = Secrets.newToken();
         var order = new OrderStore.NewOrder(request.orderRef(), money.amount(), money.currency(),
                 request.customer().referenceId(), request.customer().email());
@@ -44,6 +50,13 @@ class OrderCreation {
     record Created(Order order, String clientToken) {
         boolean isNew() {
             return clientToken != null;
+        }
+    }
+
+    static final class AmountNotSupported extends ApiProblem {
+        AmountNotSupported(String amount, String currency, String why) {
+            super(ProblemType.AMOUNT_NOT_SUPPORTED, "The payment provider cannot charge " + amount + " " + currency
+                    + ": " + why + ".");
         }
     }
 

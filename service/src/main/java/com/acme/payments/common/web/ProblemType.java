@@ -23,6 +23,8 @@ public enum ProblemType {
             "the body is missing or is not JSON"),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large", "Payload too large",
             "the body is over 1 MiB"),
+    AMOUNT_NOT_SUPPORTED(HttpStatus.UNPROCESSABLE_CONTENT, "amount-not-supported", "Amount not supported",
+            "the payment provider cannot charge this amount exactly in this currency, or it is below its minimum"),
     ORDER_REF_CONFLICT(HttpStatus.CONFLICT, "order-ref-conflict", "Order reference conflict",
             "the orderRef exists with a different amount or currency"),
     PAYMENT_OUTCOME_UNKNOWN(HttpStatus.CONFLICT, "payment-outcome-unknown", "Payment outcome unknown",
