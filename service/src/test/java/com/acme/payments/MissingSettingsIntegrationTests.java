@@ -30,6 +30,27 @@ class MissingSettingsIntegrationTests {
             "ADMIN_API_KEYS, payments.auth.admin-keys", "APP_PUBLIC_URL, payments.checkout.public-url",
             "SHOP_RETURN_URL, payments.checkout.return-url" })
     void refusesToStartNamingTheVariable(String variable, String property, CapturedOutput output) {
+        Map<String, Object> settings = gatewaySettings();
+        settings.remove(property); // absent, as an unset variable is: application.yml decides what that means
+        assertRefusedNaming(variable, settings, output);
+    }
+
+    /** With Stripe as the PSP its two secrets are required and the Gateway's three are not. */
+    @ParameterizedTest(name = "PSP_PROVIDER=stripe without {0}")
+    @CsvSource({ "STRIPE_API_KEY, stripe.api-key", "STRIPE_WEBHOOK_SECRET, stripe.webhook-secret" })
+    void stripeAsThePspRefusesToStartWithoutItsSecrets(String variable, String property, CapturedOutput output) {
+        Map<String, Object> settings = gatewaySettings();
+        settings.remove("payments.psp.api-url");
+        settings.remove("payments.psp.api-key");
+        settings.remove("payments.psp.signing-key");
+        settings.put("payments.psp.provider", "stripe");
+        settings.put("stripe.api-key", "sk_test_super-secret");
+        settings.put("stripe.webhook-secret", "whsec_super-secret");
+        settings.remove(property);
+        assertRefusedNaming(variable, settings, output);
+    }
+
+    private static Map<String, Object> gatewaySettings() {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("spring.datasource.url", TestDatabase.url());
         settings.put("spring.datasource.username", TestDatabase.user());
@@ -43,8 +64,10 @@ class MissingSettingsIntegrationTests {
         settings.put("payments.auth.admin-keys", "super-secret-admin-key");
         settings.put("payments.checkout.public-url", "https://payments.example.com");
         settings.put("payments.checkout.return-url", "https://shop.example.com/thank-you");
-        settings.remove(property); // absent, as an unset variable is: application.yml decides what that means
+        return settings;
+    }
 
+    private static void assertRefusedNaming(String variable, Map<String, Object> settings, CapturedOutput output) {
         String[] args = settings.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
         assertThatThrownBy(() -> new SpringApplicationBuilder(PaymentsApplication.class).run(args))
                 .hasRootCauseInstanceOf(BindValidationException.class);
