@@ -21,7 +21,7 @@ import com.acme.payments.order.PaymentReport;
 import com.acme.payments.order.PaymentTransition;
 import com.acme.payments.outbox.OutboxEntry;
 import com.acme.payments.outbox.OutboxStore;
-import com.acme.payments.psp.GatewayOrderMapping;
+import com.acme.payments.psp.OrderReports;
 import com.acme.payments.psp.PaymentPayloadFault;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PaymentUpdateHandler.Applied;
@@ -107,7 +107,7 @@ public class DepositApplier {
     }
 
     private Applied moveOrder(Attempt attempt, PspPayment payment) {
-        PaymentReport report = GatewayOrderMapping.report(payment);
+        PaymentReport report = OrderReports.report(payment);
         if (report.move() == PaymentTransition.TO_PROCESSING) { // under way: at most PROCESSING, nothing settled
             orders.apply(attempt.orderId(), attempt.id(), report);
             return Applied.NO_CHANGE;

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * What a payment provider reports about an order's payment, in the order's own words: the move it asks
  * for and the facts that move books. This is the provider seam: each provider's adapter maps its own
- * payment states into a report (the PSP Gateway's table is {@code psp.GatewayOrderMapping}; a next
+ * payment states into a report (the PSP Gateway's table is {@code psp.OrderReports}; a next
  * provider, Stripe as the PSP, adds its table beside it), and the order never reads a provider's types.
  *
  * @param move what the payment asks of the order; {@link PaymentTransition#TO_PROCESSING} for a payment

@@ -4,13 +4,14 @@ import com.acme.payments.order.PaymentReport;
 import com.acme.payments.order.PaymentTransition;
 
 /**
- * The PSP Gateway's side of the provider seam: its payment states mapped into the order's words
- * ({@link PaymentReport}). The order package knows no provider; a next provider (Stripe as the PSP)
- * plugs in with a mapping of its own into the same report, and nothing else.
+ * Our payment states in the order's words ({@link PaymentReport}). The order package knows no provider,
+ * and this mapping knows none either: each {@link PaymentProvider} adapter maps its provider's states into
+ * {@link PaymentState} (the Gateway's are ours already; Stripe's: {@code psp.stripe.StripeObjects}), and
+ * the order hears of any of them only through here.
  */
-public final class GatewayOrderMapping {
+public final class OrderReports {
 
-    private GatewayOrderMapping() {
+    private OrderReports() {
     }
 
     /** The order move a Gateway payment state asks for: final states move it, any other is under way. */
