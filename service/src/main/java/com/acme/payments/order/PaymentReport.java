@@ -5,9 +5,9 @@ import java.util.Objects;
 
 /**
  * What a payment provider reports about an order's payment, in the order's own words: the move it asks
- * for and the facts that move books. This is the provider seam: each provider's adapter maps its own
- * payment states into a report (the PSP Gateway's table is {@code psp.OrderReports}; a next
- * provider, Stripe as the PSP, adds its table beside it), and the order never reads a provider's types.
+ * for and the facts that move books. Each provider's adapter maps its own states into the port's
+ * ({@code psp.PaymentProvider}), {@code psp.OrderReports} turns those into a report, and the order
+ * never reads a provider's types.
  *
  * @param move what the payment asks of the order; {@link PaymentTransition#TO_PROCESSING} for a payment
  *        still under way (any non-final state, one a provider adds later included)
