@@ -15,7 +15,8 @@ COPY mvnw pom.xml ./
 COPY .mvn/ .mvn/
 COPY service/pom.xml service/
 COPY simulator/pom.xml simulator/
-RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -q dependency:go-offline || true
+# go-offline resolves every plugin and dependency (the reactor module pspsim excluded): a failure stops the build
+RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -q dependency:go-offline
 COPY service/src/ service/src/
 COPY simulator/src/ simulator/src/
 RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -DskipTests package \
