@@ -8,6 +8,11 @@
 # instead of leaving a JVM half alive. Extra flags: JAVA_TOOL_OPTIONS.
 # docker-compose.yml builds both for the whole stack.
 
+# Base images by tag. To pin them by digest (reproducible builds), resolve each tag once on a machine
+# that can reach the registry and write the digest beside it, e.g.
+#   docker buildx imagetools inspect eclipse-temurin:17-jre --format '{{json .Manifest.Digest}}'
+#   FROM eclipse-temurin:17-jre@sha256:<digest> AS runtime
+# and bump both lines together when Temurin publishes a patch (the tag moves, the digest does not).
 FROM eclipse-temurin:17-jdk AS build
 WORKDIR /build
 # The wrapper and the POMs first, so the dependency download is cached while only sources change.
@@ -15,7 +20,8 @@ COPY mvnw pom.xml ./
 COPY .mvn/ .mvn/
 COPY service/pom.xml service/
 COPY simulator/pom.xml simulator/
-RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -q dependency:go-offline || true
+# go-offline resolves every plugin and dependency (the reactor module pspsim excluded): a failure stops the build
+RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -q dependency:go-offline
 COPY service/src/ service/src/
 COPY simulator/src/ simulator/src/
 RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -DskipTests package \
