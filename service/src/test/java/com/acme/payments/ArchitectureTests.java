@@ -35,7 +35,7 @@ import com.acme.payments.sweep.Poll;
 import com.acme.payments.sweep.StragglerProperties;
 import com.acme.payments.sweep.SweptTable;
 
-/** The layout rules of conventions.md, checked so they stay true. */
+/** The layout rules of README.md ("Project layout") and docs/architecture.md, checked so they stay true. */
 class ArchitectureTests {
 
     static final JavaClasses MAIN = new ClassFileImporter()

@@ -18,7 +18,7 @@ import com.acme.payments.support.Http;
 import tools.jackson.databind.JsonNode;
 
 /**
- * http-contract.md, "Dead effects: discard and bulk redrive": a dead effect holds back its stream (its
+ * docs/outbox.md, "Retry, dead, redrive, discard": a dead effect holds back its stream (its
  * aggregate and sink) until an operator re-drives it or discards it; a discard settles it unsent and the
  * effects behind it go on; a bulk redrive puts exactly the matching dead effects back in line.
  */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Issue 13 item 5 (http-contract.md, last paragraph of "Exits, late truths and second charges"):
+ * Issue 13 item 5 (docs/outbox.md, "Ordering"; docs/http-api.md, "Effects to sinks"):
  * ordering is per aggregate AND sink. On an instance without {@code CONVERSION_SINK_URL}, the conversion
  * rows of a subscription wait, and its notices go out anyway, in their order; once a relay that knows
  * the conversion sink runs, the conversions follow in theirs.
