@@ -3,13 +3,16 @@ package com.acme.payments;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.modulith.core.ApplicationModules;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -31,8 +34,17 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.acme.payments.common.security.Allow;
 import com.acme.payments.common.security.Public;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.sweep.Backoff;
+import com.acme.payments.sweep.JobMetrics;
+import com.acme.payments.sweep.Outcome;
 import com.acme.payments.sweep.Poll;
+import com.acme.payments.sweep.Poller;
+import com.acme.payments.sweep.Resolver;
+import com.acme.payments.sweep.Schedules;
+import com.acme.payments.sweep.Shutdown;
 import com.acme.payments.sweep.StragglerProperties;
+import com.acme.payments.sweep.SweepLoop;
+import com.acme.payments.sweep.SweepProperties;
 import com.acme.payments.sweep.SweptTable;
 
 /** The layout rules of README.md ("Project layout") and docs/architecture.md, checked so they stay true. */
@@ -105,20 +117,45 @@ class ArchitectureTests {
 
     /**
      * A poll is a sweep without ageing (docs/sweeps.md): a flow declares its {@code PollJob}s (its
-     * orchestrator is a {@code Poller}) and {@code Polls} alone builds and schedules them on
-     * {@code payments.stragglers.*}; no feature class wires a {@link Poll} or schedules on that setting.
+     * orchestrator is a {@code Poller}) and {@code Polls} alone builds and schedules them, on
+     * {@code payments.stragglers.*} or {@code payments.sweep.*} as the job names; no feature class wires a
+     * {@link Poll} or schedules on either setting. And a flow package (one that holds a {@code Resolver} or
+     * a {@code Poller}) schedules no job of its own: its only {@code SchedulingConfigurer} may be a gauge
+     * refresh ({@code Schedules.fixedDelay}), never a guarded job with the sweep's kit (back-off, shutdown,
+     * loop, job meters) nor a task added to the registrar by hand.
      */
     @Test
     void onlyTheSweepPackageSchedulesAPoll() {
         noClasses().that().resideOutsideOfPackage("com.acme.payments.sweep..")
                 .and().areAssignableTo(SchedulingConfigurer.class)
-                .should().dependOnClassesThat().belongToAnyOf(Poll.class, StragglerProperties.class)
-                .because("a flow's poll is registered by Polls from its Poller, not wired by hand")
+                .should().dependOnClassesThat().belongToAnyOf(Poll.class, StragglerProperties.class,
+                        SweepProperties.class)
+                .because("a flow's poll or sweep is registered by Polls or Sweeps, not wired by hand")
                 .check(MAIN);
         noClasses().that().resideOutsideOfPackage("com.acme.payments.sweep..")
                 .should().dependOnClassesThat().belongToAnyOf(Poll.class)
                 .because("a flow's poll is registered by Polls from its Poller, not wired by hand")
                 .check(MAIN);
+        String[] flows = flowPackages();
+        assertThat(flows).as("flow packages").contains("com.acme.payments.checkout", "com.acme.payments.refund",
+                "com.acme.payments.secondcharge");
+        noClasses().that().resideInAnyPackage(flows).and().areAssignableTo(SchedulingConfigurer.class)
+                .should().callMethod(Schedules.class, "guarded", ScheduledTaskRegistrar.class, boolean.class,
+                        Duration.class, Duration.class, Backoff.class, Shutdown.class, Object.class, String.class)
+                .orShould().callMethodWhere(JavaCall.Predicates.target(HasName.Predicates.nameStartingWith("add"))
+                        .and(JavaCall.Predicates.target(HasOwner.Predicates.With.owner(
+                                JavaClass.Predicates.assignableTo(ScheduledTaskRegistrar.class)))))
+                .orShould().dependOnClassesThat().belongToAnyOf(Backoff.class, Shutdown.class, SweepLoop.class,
+                        JobMetrics.class, Outcome.class)
+                .because("a flow declares its jobs (Resolver, Poller); the sweep package schedules them")
+                .check(MAIN);
+    }
+
+    /** The packages of the flows: those outside {@code sweep} that hold a {@code Resolver} or a {@code Poller}. */
+    static String[] flowPackages() {
+        return MAIN.stream().filter(c -> !c.getPackageName().startsWith("com.acme.payments.sweep"))
+                .filter(c -> c.isAssignableTo(Resolver.class) || c.isAssignableTo(Poller.class))
+                .map(JavaClass::getPackageName).distinct().sorted().toArray(String[]::new);
     }
 
     @Test

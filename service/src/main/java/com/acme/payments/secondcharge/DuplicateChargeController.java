@@ -40,11 +40,11 @@ import jakarta.validation.Valid;
 class DuplicateChargeController {
 
     private final DuplicateChargeStore duplicates;
-    private final SecondChargeRefunds refunds;
+    private final DuplicateChargeOrchestrator orchestrator;
 
-    DuplicateChargeController(DuplicateChargeStore duplicates, SecondChargeRefunds refunds) {
+    DuplicateChargeController(DuplicateChargeStore duplicates, DuplicateChargeOrchestrator orchestrator) {
         this.duplicates = duplicates;
-        this.refunds = refunds;
+        this.orchestrator = orchestrator;
     }
 
     @GetMapping("/api/admin/duplicate-charges")
@@ -67,7 +67,7 @@ class DuplicateChargeController {
         OperatorNote asked = OperatorNote.of(note);
         asked.asked();
         String reason = asked.reason();
-        SecondChargeRefunds.Answer answer = refunds.refund(charge.toRefund(), caller.actor(), reason);
+        SecondChargeRefunds.Answer answer = orchestrator.refund(charge, caller.actor(), reason);
         return ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(new RefundView(charge.pspPaymentId(), answer.referenceId(), answer.state(), answer.errorCode(),
                         answer.pspState(), answer.requestedBy()));

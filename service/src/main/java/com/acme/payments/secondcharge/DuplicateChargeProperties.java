@@ -11,8 +11,9 @@ import org.springframework.validation.annotation.Validated;
  * Second charges ({@code payments.duplicates.*}).
  *
  * @param autoRefund refund each second charge without an operator ({@code PAYMENTS_DUPLICATES_AUTO_REFUND}),
- *        from the duplicate sweep on the {@code payments.sweep.*} schedule, through the operator's claim; the
- *        refunds themselves are the refund feature's (swept, polled and abandoned as any refund)
+ *        from the {@code duplicate-auto-refund} poll on the {@code payments.sweep.*} schedule, through the
+ *        operator's claim; the refunds themselves are the refund feature's (swept, polled and abandoned as
+ *        any refund)
  * @param abandonedWatch how long after an operator's abandon the PSP is still asked by the attempt's
  *        reference ({@code PAYMENTS_DUPLICATES_ABANDONED_WATCH}): a payment that appears in that time is
  *        applied even if its webhook never comes (a COMPLETED one is a second charge). Polled on the

@@ -13,19 +13,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The one place a poll is wired, as {@link Sweeps} is for the sweeps: every {@link Poller} bean is
- * discovered and each of its {@link PollJob}s gets a {@link Poll} on the straggler schedule
- * ({@code payments.stragglers.*}), one scheduled task and one back-off each (docs/sweeps.md).
+ * discovered and each of its {@link PollJob}s gets a {@link Poll} on the schedule it names (the straggler
+ * schedule {@code payments.stragglers.*}, or {@code payments.sweep.*}), one scheduled task and one back-off
+ * each (docs/sweeps.md).
  */
 @Component
 public class Polls implements SchedulingConfigurer {
 
     private final Map<String, Poll<?>> polls = new TreeMap<>();
 
-    Polls(List<Poller> pollers, StragglerProperties schedule, Shutdown shutdown, Clock clock,
+    Polls(List<Poller> pollers, StragglerProperties stragglers, SweepProperties sweep, Shutdown shutdown, Clock clock,
             MeterRegistry registry) {
         for (Poller poller : pollers) {
             for (PollJob<?> job : poller.polls()) {
-                if (polls.put(job.name(), new Poll<>(job, schedule, registry, shutdown, clock)) != null) {
+                if (polls.put(job.name(), new Poll<>(job, stragglers, sweep, registry, shutdown, clock)) != null) {
                     throw new IllegalStateException("two polls named " + job.name());
                 }
             }

@@ -1,7 +1,10 @@
 /**
  * The sweep framework (docs/sweeps.md): a flow's Store implements {@link com.acme.payments.sweep.SweptTable},
  * its orchestrator {@link com.acme.payments.sweep.Resolver}; {@link com.acme.payments.sweep.Sweeps} registers
- * the rest (schedule, back-off, metrics, gauges, the operators' list). Also the plumbing every background
+ * the rest (schedule, back-off, metrics, gauges, the operators' list); an orchestrator that is also a
+ * {@link com.acme.payments.sweep.Poller} declares its {@link com.acme.payments.sweep.PollJob}s, which
+ * {@link com.acme.payments.sweep.Polls} schedules on the setting each names ({@code payments.stragglers.*} or
+ * {@code payments.sweep.*}). No flow schedules a job itself. Also the plumbing every background
  * job shares: the sweep loop, outage back-off, job metrics, database gauges, the shutdown flag.
  *
  * <p>Leases, one dialect where the semantics allow and the differences named here:

@@ -33,7 +33,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import com.acme.payments.secondcharge.DuplicateChargeSweeper;
+import com.acme.payments.sweep.Polls;
 import com.acme.payments.support.Http;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.Instances;
@@ -41,6 +41,8 @@ import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The exits raced from two instances (this test's application and a second one with its own pool,
@@ -53,6 +55,12 @@ class TwoInstanceExitsIntegrationTests extends IntegrationTest {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    Polls polls;
+
+    @Autowired
+    MeterRegistry meters;
 
     @BeforeAll
     static void startSecondInstance() {
@@ -138,7 +146,7 @@ class TwoInstanceExitsIntegrationTests extends IntegrationTest {
         assertThat(replay.json().path("pspPaymentId").asString()).isEqualTo(hidden);
         assertThat(refundPostsFor(hidden)).as("however often").isEqualTo(1);
         // the auto-refund of the second instance finds nothing left to refund
-        second.getBean(DuplicateChargeSweeper.class).sweep();
+        second.getBean(Polls.class).run("duplicate-auto-refund");
         assertThat(refundPostsFor(hidden)).isEqualTo(1);
         assertThat(http().bearer(Shop.ADMIN_KEY).post("/api/admin/duplicate-charges/pay-none/refund", "{}").status())
                 .isEqualTo(404);
@@ -150,9 +158,9 @@ class TwoInstanceExitsIntegrationTests extends IntegrationTest {
         String hidden = duplicateCharge();
         psp.stubFor(refundCreate().willReturn(okJson(envelope(payment("rf-" + hidden, null, "REFUND", "PENDING",
                 "21.00", "EUR")))));
-        DuplicateChargeSweeper sweeper = second.getBean(DuplicateChargeSweeper.class);
-        sweeper.sweep();
-        sweeper.sweep();
+        Polls polls = second.getBean(Polls.class);
+        polls.run("duplicate-auto-refund");
+        polls.run("duplicate-auto-refund");
         assertThat(refundPostsFor(hidden)).isEqualTo(1);
         var row = jdbc.sql("""
                 SELECT r.state AS refund_state, r.requested_by AS refund_requested_by
@@ -160,6 +168,23 @@ class TwoInstanceExitsIntegrationTests extends IntegrationTest {
                  WHERE d.psp_payment_id = :p""").param("p", hidden).query().singleRow();
         assertThat(row.get("refund_state")).isEqualTo("DONE");
         assertThat(row.get("refund_requested_by")).isEqualTo("auto-refund");
+    }
+
+    @Test
+    @DisplayName("without payments.duplicates.auto-refund the duplicate-auto-refund poll runs, metered, and claims nothing")
+    void withoutAutoRefundThePollRefundsNothing() {
+        String hidden = duplicateCharge();
+        psp.stubFor(refundCreate().willReturn(okJson(envelope(payment("rf-" + hidden, null, "REFUND", "COMPLETED",
+                "21.00", "EUR")))));
+        double runs = meters.counter("payments.job.runs", "job", "duplicate-auto-refund").count();
+        double claimed = meters.counter("payments.job.claimed", "job", "duplicate-auto-refund").count();
+        polls.run("duplicate-auto-refund"); // this instance runs with the default, auto-refund off
+        assertThat(refundPostsFor(hidden)).isZero();
+        assertThat(jdbc.sql("""
+                SELECT count(*) FROM psp_refund_attempt r JOIN duplicate_charge d ON d.id = r.duplicate_charge_id
+                 WHERE d.psp_payment_id = :p""").param("p", hidden).query(Long.class).single()).isZero();
+        assertThat(meters.counter("payments.job.runs", "job", "duplicate-auto-refund").count()).isEqualTo(runs + 1);
+        assertThat(meters.counter("payments.job.claimed", "job", "duplicate-auto-refund").count()).isEqualTo(claimed);
     }
 
     @Test
