@@ -4,6 +4,8 @@
 # Exits non-zero when a step fails, so CI can run it.
 #
 #   development launcher (./mvnw spring-boot:test-run):  scripts/demo.sh
+#   the same against the simulator's Stripe surface (PSP_PROVIDER=stripe ./mvnw spring-boot:test-run): scripts/demo.sh
+#     (the session's hosted page takes the same "pay" click; its events reach /webhooks/stripe)
 #   docker compose stack:  SHOP_KEY=local-shop-key SIM_ADMIN_TOKEN=local-sim-admin scripts/demo.sh
 #
 # Every key and URL is overridable from the environment:

@@ -29,6 +29,7 @@ public final class TestPaymentsApplication {
     static final String PSP_KEY = "dev-psp-key";
     static final String SIGNING_KEY = "dev-signing-key";
     static final String STRIPE_SECRET = "whsec_dev_secret";
+    static final String STRIPE_API_KEY = "sk_test_dev_key";
 
     private TestPaymentsApplication() {
     }
@@ -38,11 +39,16 @@ public final class TestPaymentsApplication {
         int port = System.getenv("SERVER_PORT") != null ? Integer.parseInt(System.getenv("SERVER_PORT")) : freeOr(8080);
         int simPort = freeOr(8090);
         String simUrl = "http://localhost:" + simPort;
+        // PSP_PROVIDER=stripe: the same demo against the simulator's Stripe surface (docs/simulator.md)
+        boolean stripe = "stripe".equalsIgnoreCase(System.getenv("PSP_PROVIDER"));
         ConfigurableApplicationContext simulator = PspSimulatorApplication.start(simPort, Map.of(
                 "pspsim.api-key", PSP_KEY,
                 "pspsim.signing-key", SIGNING_KEY,
                 "pspsim.signature-encoding", "hex",
-                "pspsim.public-url", simUrl));
+                "pspsim.public-url", simUrl,
+                "pspsim.stripe.api-key", STRIPE_API_KEY,
+                "pspsim.stripe.webhook-secret", STRIPE_SECRET,
+                "pspsim.stripe.webhook-url", stripe ? "http://localhost:" + port + "/webhooks/stripe" : ""));
 
         String database = System.getenv("SPRING_DATASOURCE_URL");
         Map<String, String> dev = new LinkedHashMap<>();
@@ -51,9 +57,15 @@ public final class TestPaymentsApplication {
             dev.put("spring.datasource.username", TestDatabase.user());
             dev.put("spring.datasource.password", TestDatabase.password());
         }
-        dev.put("payments.psp.api-url", simUrl);
-        dev.put("payments.psp.api-key", PSP_KEY);
-        dev.put("payments.psp.signing-key", SIGNING_KEY);
+        if (stripe) {
+            dev.put("payments.psp.provider", "stripe");
+            dev.put("stripe.api-key", STRIPE_API_KEY);
+            dev.put("stripe.api-base", simUrl);
+        } else {
+            dev.put("payments.psp.api-url", simUrl);
+            dev.put("payments.psp.api-key", PSP_KEY);
+            dev.put("payments.psp.signing-key", SIGNING_KEY);
+        }
         dev.put("payments.auth.shop-keys", SHOP_KEY);
         dev.put("payments.auth.admin-keys", ADMIN_KEY);
         dev.put("server.port", String.valueOf(port));
@@ -80,10 +92,11 @@ public final class TestPaymentsApplication {
                   service     http://localhost:{}   shop key: {}   admin key: {}
                   simulator   {}   (hosted pay page, faults: docs/simulator.md)
                   API         /v3/api-docs, Swagger UI /swagger-ui.html
-                  PSP key {} / webhook signing key {} / Stripe webhook secret {}
+                  provider {}   PSP key {} / webhook signing key {}
+                  Stripe key {} / Stripe webhook secret {}
                 ===================================================================""",
-                service.getEnvironment().getProperty("local.server.port"), SHOP_KEY, ADMIN_KEY, simUrl, PSP_KEY,
-                SIGNING_KEY, STRIPE_SECRET);
+                service.getEnvironment().getProperty("local.server.port"), SHOP_KEY, ADMIN_KEY, simUrl,
+                stripe ? "stripe" : "gateway", PSP_KEY, SIGNING_KEY, STRIPE_API_KEY, STRIPE_SECRET);
         Runtime.getRuntime().addShutdownHook(new Thread(simulator::close, "stop-simulator"));
     }
 
