@@ -35,21 +35,6 @@ class MissingSettingsIntegrationTests {
         assertRefusedNaming(variable, settings, output);
     }
 
-    /** With Stripe as the PSP its two secrets are required and the Gateway's three are not. */
-    @ParameterizedTest(name = "PSP_PROVIDER=stripe without {0}")
-    @CsvSource({ "STRIPE_API_KEY, stripe.api-key", "STRIPE_WEBHOOK_SECRET, stripe.webhook-secret" })
-    void stripeAsThePspRefusesToStartWithoutItsSecrets(String variable, String property, CapturedOutput output) {
-        Map<String, Object> settings = gatewaySettings();
-        settings.remove("payments.psp.api-url");
-        settings.remove("payments.psp.api-key");
-        settings.remove("payments.psp.signing-key");
-        settings.put("payments.psp.provider", "stripe");
-        settings.put("stripe.api-key", "sk_test_super-secret");
-        settings.put("stripe.webhook-secret", "whsec_super-secret");
-        settings.remove(property);
-        assertRefusedNaming(variable, settings, output);
-    }
-
     private static Map<String, Object> gatewaySettings() {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("spring.datasource.url", TestDatabase.url());

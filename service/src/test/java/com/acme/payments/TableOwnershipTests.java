@@ -48,6 +48,8 @@ class TableOwnershipTests {
             // the operator's listings show the order_ref beside each open row
             "AttemptStore.UNRESOLVED -> orders", "OperationStore.UNRESOLVED -> orders",
             "RefundStore.UNRESOLVED -> orders", "DuplicateChargeStore.WITH_REFUND -> orders",
+            // a refund's reconcile rebuilds its create: the order's reference and the payment it was sent against
+            "RefundStore.PARENT -> orders", "RefundStore.PARENT -> duplicate_charge",
             "DuplicateChargeStore.NEVER_REFUNDED -> orders",
             // a second charge is shown with its refund, and the auto-refund picks charges without one: a
             // read of the refund feature's rows beside the charge, in the same statement
