@@ -395,6 +395,18 @@ class StripeProviderTests {
     }
 
     @Test
+    @DisplayName("a refund whose parent is still named by its session refunds the session's PaymentIntent")
+    void refundOfASessionRefundsItsPaymentIntent() {
+        stripe.stubFor(get(urlPathEqualTo("/v1/checkout/sessions/cs_9")).willReturn(okJson(
+                session("cs_9", "chk_9", "complete", "paid").replace("\"payment_intent\":null", "\"payment_intent\":\"pi_9\""))));
+        stripe.stubFor(post("/v1/refunds").willReturn(okJson(refund("re_9", "rfd_9", "succeeded"))));
+
+        provider.create(CreatePayment.refund("ord-1", new BigDecimal("5.00"), "EUR", "rfd_9", "cs_9", "k-9"));
+
+        assertThat(form(posts("/v1/refunds").get(0).getBodyAsString())).containsEntry("payment_intent", "pi_9");
+    }
+
+    @Test
     @DisplayName("refund reconcile: the identical POST with its key inside the key window; past it, the PaymentIntent's refunds by metadata[referenceId]")
     void refundReconcile() {
         CreatePayment original = CreatePayment.refund("ord-1", new BigDecimal("5.00"), "EUR", "rfd_1", "pi_1", "k-1");
