@@ -1,6 +1,8 @@
 package com.acme.payments.psp;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
@@ -20,7 +22,7 @@ import com.acme.payments.common.config.RequiredSetting;
  * @param apiUrl base URL of the PSP Gateway API ({@code PSP_API_URL}); required
  * @param apiKey Bearer key of the PSP API ({@code PSP_API_KEY}); required, never logged
  * @param signingKey HMAC-SHA256 key of the PSP webhook {@code Signature} header ({@code PSP_SIGNING_KEY});
- *        required, never logged
+ *        required, never logged; several keys, comma-separated, while the PSP's key rolls (any one verifies)
  * @param connectTimeout connect timeout of every PSP call
  * @param readTimeout read timeout of every PSP call (the sweep's in-flight age must exceed it)
  * @param userAgent User-Agent header sent to the PSP
@@ -32,7 +34,9 @@ import com.acme.payments.common.config.RequiredSetting;
 @ConfigurationProperties("payments.psp")
 public record PspProperties(@NotBlank(message = RequiredSetting.PSP_API_URL) String apiUrl,
         @NotBlank(message = RequiredSetting.PSP_API_KEY) String apiKey,
-        @NotBlank(message = RequiredSetting.PSP_SIGNING_KEY) String signingKey,
+        // "," or " , " holds no key: the same one start-up line as an unset variable
+        @NotBlank(message = RequiredSetting.PSP_SIGNING_KEY)
+        @Pattern(regexp = "(?s).*[^,\\s].*", message = RequiredSetting.PSP_SIGNING_KEY) String signingKey,
         @DefaultValue("5s") Duration connectTimeout, @DefaultValue("30s") Duration readTimeout,
         @DefaultValue("acme-payments/0.1 (+checkout)") String userAgent,
         // "/webhooks/psp" alone is what an unset APP_PUBLIC_URL leaves: the same one start-up line
@@ -44,6 +48,12 @@ public record PspProperties(@NotBlank(message = RequiredSetting.PSP_API_URL) Str
         if (webhookUrl != null) { // APP_PUBLIC_URL may end in '/'
             webhookUrl = webhookUrl.replaceFirst("/+" + WEBHOOK_PATH.substring(1) + "$", WEBHOOK_PATH);
         }
+    }
+
+    /** The keys of {@code signingKey}: split at commas, trimmed, blanks dropped, in the order given. */
+    public List<String> signingKeys() {
+        return signingKey == null ? List.of()
+                : Arrays.stream(signingKey.split(",")).map(String::trim).filter(k -> !k.isEmpty()).toList();
     }
 
     @Override
