@@ -23,7 +23,9 @@ final class FinalTruthsLog {
      * @param receiptAfter whether the inbox held its receipt right after the last answer (null: not read —
      *        no answer, a 503, or the harness could not reach the database)
      */
-    record Post(String kind, String orderRef, String paymentId, String state, Instant sentAt, List<Answer> answers,
+    // lastSentAt: when the delivery that gave the last answer went out (a 503 or no answer is posted again)
+    record Post(String kind, String orderRef, String paymentId, String state, Instant sentAt, Instant lastSentAt,
+            List<Answer> answers,
             Boolean receiptAfter) {
 
         /** The last answer came from the service past its signature check and its database (not none, not 503). */

@@ -50,7 +50,9 @@ final class SignedWebhooks {
         Instant sentAt = Instant.now();
         List<Answer> answers = new ArrayList<>();
         int instance = client.randomInstance(random);
+        Instant lastSentAt = sentAt;
         for (int i = 0; i < 6; i++) {
+            lastSentAt = Instant.now();
             Answer a = client.psp((instance + i) % client.instances(), body, signature);
             answers.add(a);
             if (a.answered() && a.status() != 503) {
@@ -62,7 +64,7 @@ final class SignedWebhooks {
         String state = payload.path("state").asString("");
         Answer last = answers.get(answers.size() - 1);
         Boolean receipt = last.answered() && last.status() != 503 ? receiptStored(id, state) : null;
-        return new FinalTruthsLog.Post(kind, orderRef, id, state, sentAt, List.copyOf(answers), receipt);
+        return new FinalTruthsLog.Post(kind, orderRef, id, state, sentAt, lastSentAt, List.copyOf(answers), receipt);
     }
 
     /**
