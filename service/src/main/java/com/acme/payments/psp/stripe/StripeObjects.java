@@ -48,17 +48,38 @@ public final class StripeObjects {
      * @throws com.acme.payments.psp.PaymentPayloadFault when a value cannot be booked
      */
     public static PspPayment fromJson(JsonNode object) {
+        return bookable(read(object));
+    }
+
+    /**
+     * {@link #fromJson} without the bookability check: a webhook keeps the receipt of a payment holding a
+     * value we cannot book ({@link PaymentPayloadRules#faultIn}) and lets the replay read Stripe's truth.
+     *
+     * @throws IllegalArgumentException when it is none of the three objects, or not an object with an id
+     */
+    public static PspPayment read(JsonNode object) {
         String type = text(requireObject(object), "object");
         if (SESSION.equals(type)) {
-            return fromSession(object);
+            return session(object);
         }
         if (PAYMENT_INTENT.equals(type)) {
-            return fromPaymentIntent(object);
+            return paymentIntent(object);
         }
         if (REFUND.equals(type)) {
-            return fromRefund(object);
+            return refund(object);
         }
         throw new IllegalArgumentException("not a Stripe checkout.session, payment_intent or refund: " + type);
+    }
+
+    /**
+     * The session of {@code checkout.session.async_payment_failed}: it still reads {@code complete} and
+     * {@code unpaid}, the event itself is the verdict (the delayed method failed): {@code DECLINED}.
+     */
+    public static PspPayment asyncPaymentFailed(JsonNode session) {
+        PspPayment read = session(session);
+        return new PspPayment(read.id(), read.referenceId(), read.paymentType(), PaymentState.DECLINED.name(),
+                read.amount(), read.currency(), read.redirectUrl(), "async_payment_failed",
+                "the delayed payment method failed", read.parentPaymentId());
     }
 
     /**
@@ -68,6 +89,10 @@ public final class StripeObjects {
      * {@code unpaid} while its PaymentIntent is {@code requires_capture}).
      */
     public static PspPayment fromSession(JsonNode session) {
+        return bookable(session(session));
+    }
+
+    private static PspPayment session(JsonNode session) {
         String sessionId = requireId(session);
         JsonNode intent = session.get("payment_intent");
         JsonNode expanded = intent != null && intent.isObject() ? intent : null;
@@ -86,12 +111,16 @@ public final class StripeObjects {
             errorMessage = intentErrorMessage(expanded);
         }
         BigDecimal amount = minorToMajor(session, "amount_total", currency);
-        return bookable(new PspPayment(intentId != null ? intentId : sessionId, depositReference(session), DEPOSIT,
-                state.name(), amount, currency, text(session, "url"), errorCode, errorMessage, null));
+        return new PspPayment(intentId != null ? intentId : sessionId, depositReference(session), DEPOSIT,
+                state.name(), amount, currency, text(session, "url"), errorCode, errorMessage, null);
     }
 
     /** A PaymentIntent (ours carry {@code metadata[attempt]}). */
     public static PspPayment fromPaymentIntent(JsonNode intent) {
+        return bookable(paymentIntent(intent));
+    }
+
+    private static PspPayment paymentIntent(JsonNode intent) {
         String id = requireId(intent);
         String currency = upper(text(intent, "currency"));
         PaymentState state = intentState(text(intent, "status"));
@@ -102,21 +131,25 @@ public final class StripeObjects {
         if (amount == null || amount.signum() == 0 && state != PaymentState.COMPLETED) {
             amount = minorToMajor(intent, "amount", currency);
         }
-        return bookable(new PspPayment(id, text(intent.path("metadata"), "attempt"), DEPOSIT, state.name(), amount,
+        return new PspPayment(id, text(intent.path("metadata"), "attempt"), DEPOSIT, state.name(), amount,
                 currency, null, state.isFailure() ? intentErrorCode(intent) : null,
-                state.isFailure() ? intentErrorMessage(intent) : null, null));
+                state.isFailure() ? intentErrorMessage(intent) : null, null);
     }
 
     /** A Refund: ours carry {@code metadata[referenceId]}; its parent is the PaymentIntent. */
     public static PspPayment fromRefund(JsonNode refund) {
+        return bookable(refund(refund));
+    }
+
+    private static PspPayment refund(JsonNode refund) {
         String id = requireId(refund);
         String currency = upper(text(refund, "currency"));
         PaymentState state = refundState(text(refund, "status"));
         String failure = text(refund, "failure_reason");
-        return bookable(new PspPayment(id, text(refund.path("metadata"), "referenceId"), REFUND_TYPE, state.name(),
+        return new PspPayment(id, text(refund.path("metadata"), "referenceId"), REFUND_TYPE, state.name(),
                 minorToMajor(refund, "amount", currency), currency, null, failure,
                 failure == null ? null : "Stripe refund " + text(refund, "status") + ": " + failure,
-                idOf(refund, "payment_intent")));
+                idOf(refund, "payment_intent"));
     }
 
     /** Our reference on a deposit object: {@code client_reference_id}, else {@code metadata[attempt]}. */
