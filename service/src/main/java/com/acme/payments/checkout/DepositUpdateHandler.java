@@ -31,4 +31,9 @@ class DepositUpdateHandler implements PaymentUpdateHandler {
                 .map(attempt -> applier.apply(attempt, payment))
                 .orElse(Applied.UNMATCHED);
     }
+
+    @Override
+    public boolean knows(String paymentId, String referenceId) {
+        return (paymentId != null || referenceId != null) && attempts.findForPayment(paymentId, referenceId).isPresent();
+    }
 }

@@ -35,6 +35,9 @@ public class OrderStore {
             """;
     private static final String BY_REF = "SELECT * FROM orders WHERE order_ref = :orderRef";
     private static final String BY_ID = "SELECT * FROM orders WHERE id = :id";
+    private static final String BY_PAYMENT = """
+            SELECT * FROM orders WHERE psp_payment_id = :paymentId ORDER BY id DESC LIMIT 1
+            """;
     private static final String TOKEN_EXISTS = "SELECT EXISTS (SELECT 1 FROM orders WHERE client_token_hash = :hash)";
 
     /**
@@ -134,6 +137,12 @@ public class OrderStore {
     @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
     public Optional<Order> findById(long id) {
         return jdbc.sql(BY_ID).param("id", id).query(ROW).optional();
+    }
+
+    /** The order whose booked (or latest reported) payment is this provider id, e.g. a Stripe PaymentIntent. */
+    @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
+    public Optional<Order> findByPaymentId(String paymentId) {
+        return jdbc.sql(BY_PAYMENT).param("paymentId", paymentId).query(ROW).optional();
     }
 
     /** Whether some order's client token hashes to this (a valid token for another order: 403, not 401). */

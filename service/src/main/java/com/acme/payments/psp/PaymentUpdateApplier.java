@@ -13,6 +13,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -61,6 +62,27 @@ public class PaymentUpdateApplier {
         };
         log.debug("psp payment update payment={} state={} outcome={}", payment.id(), payment.state(), outcome.value());
         return outcome;
+    }
+
+    /**
+     * {@link #receive} as part of another Applier's write: a Stripe event's transaction, which also completes
+     * the event's claim, so the receipt, the transition and the completion commit together. Joins, never opens.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public WebhookOutcome receiveJoined(PspPayment payment) {
+        return receive(payment);
+    }
+
+    /** {@link #keepFaulted} inside the caller's transaction (see {@link #receiveJoined}). */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public WebhookOutcome keepFaultedJoined(PspPayment payment, PaymentPayloadFault fault) {
+        return keepFaulted(payment, fault);
+    }
+
+    /** Whether some handler's records know this payment, by the provider's id or our reference (a read). */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean knows(String paymentId, String referenceId) {
+        return handlers.stream().anyMatch(handler -> handler.knows(paymentId, referenceId));
     }
 
     /**

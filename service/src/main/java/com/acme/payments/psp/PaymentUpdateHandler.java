@@ -15,6 +15,14 @@ public interface PaymentUpdateHandler {
 
     Applied apply(PspPayment payment);
 
+    /**
+     * Whether one of this handler's records knows the payment, by the provider's id or by our reference
+     * (either may be null). Read-only; tells a provider's event about our payments from others on one account.
+     */
+    default boolean knows(String paymentId, String referenceId) {
+        return false;
+    }
+
     enum Applied {
         /** The state moved something. */
         APPLIED,

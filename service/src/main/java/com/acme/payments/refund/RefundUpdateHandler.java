@@ -35,4 +35,9 @@ class RefundUpdateHandler implements PaymentUpdateHandler {
                 })
                 .orElse(Applied.UNMATCHED);
     }
+
+    @Override
+    public boolean knows(String paymentId, String referenceId) {
+        return (paymentId != null || referenceId != null) && refunds.findForPayment(paymentId, referenceId).isPresent();
+    }
 }

@@ -21,11 +21,11 @@ import com.acme.payments.stripe.StripeEventHandler.Applied;
 class StripeEventApplier {
 
     private final ProcessedEventStore events;
-    private final StripeEventHandler handler;
+    private final StripeEventRouter router;
 
-    StripeEventApplier(ProcessedEventStore events, StripeEventHandler handler) {
+    StripeEventApplier(ProcessedEventStore events, StripeEventRouter router) {
         this.events = events;
-        this.handler = handler;
+        this.router = router;
     }
 
     @Transactional(isolation = Isolation.READ_COMMITTED)
@@ -33,7 +33,7 @@ class StripeEventApplier {
         if (!events.complete(claim)) {
             throw new ClaimLost(event.id());
         }
-        return handler.apply(event);
+        return router.apply(event);
     }
 
     /** Our claim was taken over (we were slow, not dead): the new owner applies the event, not us. */

@@ -20,9 +20,9 @@ class StripeMetrics {
     private final Counter takeovers;
     private final Counter inFlight;
 
-    StripeMetrics(MeterRegistry registry, StripeEventHandler handler) {
+    StripeMetrics(MeterRegistry registry, StripeEventRouter router) {
         this.registry = registry;
-        this.knownTypes = Set.copyOf(handler.handledTypes());
+        this.knownTypes = Set.copyOf(router.handledTypes());
         this.takeovers = Counter.builder("stripe.claim.takeovers")
                 .description("Expired processing claims taken over by another delivery").register(registry);
         this.inFlight = Counter.builder("stripe.claim.in_flight")

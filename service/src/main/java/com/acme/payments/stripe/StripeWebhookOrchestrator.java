@@ -30,18 +30,18 @@ class StripeWebhookOrchestrator {
 
     private final ProcessedEventStore events;
     private final StripeEventApplier transaction;
-    private final StripeEventHandler handler;
+    private final StripeEventRouter router;
     private final SerializationRetry retry;
     private final StripeMetrics metrics;
     private final ObjectProvider<StripeEventResolver> resolvers;
     private final StripeBulkhead bulkhead;
 
     StripeWebhookOrchestrator(ProcessedEventStore events, StripeEventApplier transaction,
-            StripeEventHandler handler, SerializationRetry retry, StripeMetrics metrics,
+            StripeEventRouter router, SerializationRetry retry, StripeMetrics metrics,
             ObjectProvider<StripeEventResolver> resolvers, StripeBulkhead bulkhead) {
         this.events = events;
         this.transaction = transaction;
-        this.handler = handler;
+        this.router = router;
         this.retry = retry;
         this.metrics = metrics;
         this.resolvers = resolvers;
@@ -49,7 +49,7 @@ class StripeWebhookOrchestrator {
     }
 
     Outcome receive(StripeEvent event) {
-        if (!handler.handledTypes().contains(event.type())) {
+        if (!router.handledTypes().contains(event.type())) {
             metrics.event(event.type(), "unhandled");
             log.debug("stripe event not handled, eventId={} type={}", event.id(), event.type());
             return Outcome.UNHANDLED;
