@@ -1,9 +1,12 @@
 package com.acme.payments.checkout;
 
+import java.util.Optional;
+
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.psp.PaymentUpdateHandler;
 import com.acme.payments.psp.PspPayment;
+import com.acme.payments.secondcharge.DuplicateChargeStore;
 
 /**
  * Deposits reported by the PSP (webhook or replay). A payment not linked by id yet is found by our
@@ -14,10 +17,12 @@ class DepositUpdateHandler implements PaymentUpdateHandler {
 
     private final AttemptStore attempts;
     private final DepositApplier applier;
+    private final DuplicateChargeStore duplicates;
 
-    DepositUpdateHandler(AttemptStore attempts, DepositApplier applier) {
+    DepositUpdateHandler(AttemptStore attempts, DepositApplier applier, DuplicateChargeStore duplicates) {
         this.attempts = attempts;
         this.applier = applier;
+        this.duplicates = duplicates;
     }
 
     @Override
@@ -35,5 +40,15 @@ class DepositUpdateHandler implements PaymentUpdateHandler {
     @Override
     public boolean knows(String paymentId, String referenceId) {
         return (paymentId != null || referenceId != null) && attempts.findForPayment(paymentId, referenceId).isPresent();
+    }
+
+    /** An attempt's payment, else a second charge's (an abandoned attempt's payment keeps its first id there). */
+    @Override
+    public Optional<Long> orderOf(String paymentId) {
+        if (paymentId == null) {
+            return Optional.empty();
+        }
+        Optional<Long> attempt = attempts.findForPayment(paymentId, null).map(Attempt::orderId);
+        return attempt.isPresent() ? attempt : duplicates.orderOf(paymentId);
     }
 }

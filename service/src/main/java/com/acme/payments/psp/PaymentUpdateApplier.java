@@ -85,6 +85,12 @@ public class PaymentUpdateApplier {
         return handlers.stream().anyMatch(handler -> handler.knows(paymentId, referenceId));
     }
 
+    /** The order some handler's records tie this provider payment id to (a read); see {@link PaymentUpdateHandler#orderOf}. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Optional<Long> orderOf(String paymentId) {
+        return handlers.stream().map(handler -> handler.orderOf(paymentId)).flatMap(Optional::stream).findFirst();
+    }
+
     /**
      * A webhook whose payment holds a value we cannot book: its receipt is stored open with the fault and
      * nothing is applied, so no value reaches a constraint; the replay job reads the PSP's truth instead.

@@ -1,5 +1,7 @@
 package com.acme.payments.psp;
 
+import java.util.Optional;
+
 /**
  * Applies what the PSP says about one payment to our records. Implemented by the features that own
  * the records (checkout for deposits, refunds for refunds), so the webhook inbox never calls back into
@@ -21,6 +23,14 @@ public interface PaymentUpdateHandler {
      */
     default boolean knows(String paymentId, String referenceId) {
         return false;
+    }
+
+    /**
+     * The order (its id) one of this handler's records ties a provider payment id to: an attempt's payment
+     * or a second charge's; empty when none. Read-only; a dispute names only the payment.
+     */
+    default Optional<Long> orderOf(String paymentId) {
+        return Optional.empty();
     }
 
     enum Applied {

@@ -48,6 +48,8 @@ public class DuplicateChargeStore {
              ORDER BY d.id LIMIT :limit
             """;
 
+    private static final String ORDER_OF = "SELECT order_id FROM duplicate_charge WHERE psp_payment_id = :paymentId";
+
     private static final RowMapper<DuplicateCharge> ROW = DuplicateChargeStore::map;
 
     private final JdbcClient jdbc;
@@ -61,6 +63,12 @@ public class DuplicateChargeStore {
     public boolean record(long orderId, String paymentId, BigDecimal amount, String currency) {
         return Rows.atMostOne(jdbc.sql(RECORD).param("orderId", orderId).param("paymentId", paymentId)
                 .param("amount", amount).param("currency", currency).update(), "duplicate_charge");
+    }
+
+    /** The order a second charge was taken for, by the provider's payment id. */
+    @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
+    public Optional<Long> orderOf(String paymentId) {
+        return jdbc.sql(ORDER_OF).param("paymentId", paymentId).query(Long.class).optional();
     }
 
     @Transactional(readOnly = true)

@@ -169,17 +169,27 @@ class StripePaymentEventApplier implements StripeEventHandler {
     private Optional<Order> disputedOrder(StripeEvent event) {
         String paymentIntent = firstOf(StripeEvent.idOf(event.object(), "payment_intent"),
                 StripeEvent.idOf(event.object(), "charge", "payment_intent"));
-        return paymentIntent == null ? Optional.empty() : orders.findByPaymentId(paymentIntent);
+        return orderOf(paymentIntent).flatMap(orders::findById);
     }
 
     private boolean ourAttempt(String referenceId) {
         return referenceId != null && updates.knows(null, referenceId);
     }
 
-    /** A PaymentIntent an order booked (its pspPaymentId once known) or an attempt holds. */
     private boolean ourPaymentIntent(String paymentIntentId) {
-        return paymentIntentId != null
-                && (orders.findByPaymentId(paymentIntentId).isPresent() || updates.knows(paymentIntentId, null));
+        return orderOf(paymentIntentId).isPresent();
+    }
+
+    /**
+     * The order of one of our PaymentIntents: the one it booked (the order's pspPaymentId moves from the
+     * session to the PaymentIntent once known), an attempt's, or a second charge's.
+     */
+    private Optional<Long> orderOf(String paymentIntentId) {
+        if (paymentIntentId == null) {
+            return Optional.empty();
+        }
+        Optional<Long> booked = orders.findByPaymentId(paymentIntentId).map(Order::id);
+        return booked.isPresent() ? booked : updates.orderOf(paymentIntentId);
     }
 
     private static String firstOf(String first, String second) {

@@ -234,6 +234,26 @@ class StripePaymentWebhookIntegrationTests extends StripeIntegrationTest {
         assertThat(order.path("pspPaymentId").asString()).isEqualTo(second.paymentIntentId());
     }
 
+    @Test
+    @DisplayName("a dispute of the second charge (the abandoned session's PaymentIntent) is ours too: dispute_opened names the order")
+    void disputeOfASecondChargeNamesItsOrder() {
+        CheckedOut first = checkedOut("25.00");
+        received(deliver(event(id("evt"), "checkout.session.expired",
+                session(first.sessionId(), null, first.attempt(), first.orderRef(), "expired", "unpaid", 2500))));
+        CheckedOut second = checkout(first.orderRef());
+        received(deliver(event(id("evt"), "checkout.session.completed", paid(second, 2500))));
+        received(deliver(event(id("evt"), "checkout.session.completed", paid(first, 2500))));
+        assertThat(outboxRows("duplicate_charge", first.orderRef())).isEqualTo(1);
+
+        stripeLinks(first.paymentIntentId(), null, 2500); // billing's resolver asks before the routing
+        String eventId = id("evt");
+        received(deliver(event(eventId, "charge.dispute.created",
+                dispute(id("dp"), first.paymentIntentId(), 2500, "duplicate"))));
+        assertThat(jdbc.sql("SELECT payload->>'orderRef' FROM outbox WHERE idempotency_key = :k")
+                .param("k", eventId + ":dispute_opened").query(String.class).single()).isEqualTo(first.orderRef());
+        assertThat(billingRows(first.paymentIntentId())).isZero();
+    }
+
     /** A PAID order with a refund of {@code amount} created at Stripe (pending there, DONE here). */
     record Refunded(CheckedOut order, String refundKey, String referenceId, String refundId) {
     }
