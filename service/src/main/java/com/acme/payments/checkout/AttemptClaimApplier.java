@@ -11,7 +11,9 @@ import com.acme.payments.order.OrderStore;
 /**
  * The checkout claim, in one committed transaction: the order's open attempt ({@link AttemptStore} decides,
  * by its partial unique index, whether this call owns a new one), and the rule that a new attempt on a
- * PAYMENT_FAILED order makes it payable again ({@link OrderStore#reopenIfFailed}), both or neither.
+ * PAYMENT_FAILED order makes it payable again ({@link OrderStore#reopenIfFailed}), both or neither. The
+ * provider's fixed request ({@code pspRequest}) is stored with a new attempt in the same commit, so the call
+ * after it and every reconcile send exactly what was fixed here.
  */
 @Component
 class AttemptClaimApplier {
@@ -24,9 +26,16 @@ class AttemptClaimApplier {
         this.orders = orders;
     }
 
+    /** A claim with nothing fixed by the provider (the tests' and the Gateway's case). */
     @Transactional
     Claim claim(long orderId, BigDecimal amount, String currency, String returnUrl, String newReference) {
-        Claim claim = attempts.claim(orderId, amount, currency, returnUrl, newReference);
+        return claim(orderId, amount, currency, returnUrl, newReference, null); // already in this transaction
+    }
+
+    @Transactional
+    Claim claim(long orderId, BigDecimal amount, String currency, String returnUrl, String newReference,
+            String pspRequest) {
+        Claim claim = attempts.claim(orderId, amount, currency, returnUrl, newReference, pspRequest);
         if (claim.owner()) {
             orders.reopenIfFailed(orderId);
         }

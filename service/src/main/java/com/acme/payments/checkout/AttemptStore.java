@@ -32,8 +32,8 @@ public class AttemptStore extends SweptStore<Attempt> {
 
     /** The claim: the partial unique index decides who owns the order's one open attempt. */
     private static final String CLAIM = """
-            INSERT INTO psp_attempt (order_id, reference_id, state, amount, currency, return_url)
-            VALUES (:orderId, :referenceId, 'IN_FLIGHT', :amount, :currency, :returnUrl)
+            INSERT INTO psp_attempt (order_id, reference_id, state, amount, currency, return_url, psp_request)
+            VALUES (:orderId, :referenceId, 'IN_FLIGHT', :amount, :currency, :returnUrl, :pspRequest)
             ON CONFLICT (order_id) WHERE state IN ('IN_FLIGHT', 'UNKNOWN', 'READY') DO NOTHING
             RETURNING *
             """;
@@ -148,9 +148,11 @@ public class AttemptStore extends SweptStore<Attempt> {
      * Claims the order's open attempt: a new IN_FLIGHT row (we own it and must call the PSP), or the
      * existing open one (someone else owns it). The second pass covers the open attempt turning FAILED
      * between our INSERT and SELECT. In {@link AttemptClaimApplier}'s transaction (it reopens a failed order).
+     * {@code pspRequest} (the provider's fixed request, may be null) is stored only with a new attempt.
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    Claim claim(long orderId, BigDecimal amount, String currency, String returnUrl, String newReference) {
+    Claim claim(long orderId, BigDecimal amount, String currency, String returnUrl, String newReference,
+            String pspRequest) {
         for (int pass = 0; pass < 2; pass++) {
             Optional<Attempt> inserted = jdbc.sql(CLAIM)
                     .param("orderId", orderId)
@@ -158,6 +160,7 @@ public class AttemptStore extends SweptStore<Attempt> {
                     .param("amount", amount)
                     .param("currency", currency)
                     .param("returnUrl", returnUrl)
+                    .param("pspRequest", pspRequest)
                     .query(ROW).optional();
             if (inserted.isPresent()) {
                 return new Claim(inserted.get(), true);
@@ -293,7 +296,7 @@ public class AttemptStore extends SweptStore<Attempt> {
                 AttemptState.valueOf(rs.getString("state")), rs.getBigDecimal("amount"), rs.getString("currency"),
                 rs.getString("return_url"), rs.getString("psp_payment_id"), rs.getString("redirect_url"),
                 rs.getString("error_code"), rs.getString("error_message"), rs.getString("failure_reason"),
-                rs.getLong("lease_version"));
+                rs.getLong("lease_version"), rs.getString("psp_request"));
     }
 
     record Claim(Attempt attempt, boolean owner) {

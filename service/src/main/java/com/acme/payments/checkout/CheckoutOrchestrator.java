@@ -80,7 +80,11 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
         if (order.status() == OrderStatus.PAID || order.status() == OrderStatus.AUTHORIZED) {
             throw new OrderNotPayable(order.orderRef(), order.status().name());
         }
-        Claim claim = claims.claim(order.id(), order.amount(), order.currency(), returnUrl, newReference());
+        String reference = newReference();
+        // the provider fixes its parameters (a Stripe session's expires_at) before the claim stores them
+        String fixed = psp.fixRequest(CreatePayment.deposit(order.orderRef(), order.amount(), order.currency(),
+                reference, returnUrl, customer(order)));
+        Claim claim = claims.claim(order.id(), order.amount(), order.currency(), returnUrl, reference, fixed);
         if (!claim.owner()) {
             metrics.checkout("joined");
             return answerForOpen(claim.attempt());
@@ -196,7 +200,11 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
 
     private static CreatePayment request(Attempt attempt, Order order) {
         return CreatePayment.deposit(order.orderRef(), attempt.amount(), attempt.currency(), attempt.referenceId(),
-                attempt.returnUrl(), new CreatePayment.Customer(order.customerRef(), order.customerEmail()));
+                attempt.returnUrl(), customer(order)).withFixedRequest(attempt.pspRequest());
+    }
+
+    private static CreatePayment.Customer customer(Order order) {
+        return new CreatePayment.Customer(order.customerRef(), order.customerEmail());
     }
 
     /**

@@ -12,10 +12,10 @@ import io.micrometer.core.instrument.MeterRegistry;
  * slipped past the rules and broke a constraint in the apply (receipt kept all the same).
  */
 @Component
-class PayloadFaultMetrics {
+public class PayloadFaultMetrics {
 
     static final String WEBHOOK = "webhook";
-    static final String ANSWER = "answer";
+    public static final String ANSWER = "answer";
 
     private final MeterRegistry registry;
     private final Counter constraint;
@@ -32,7 +32,7 @@ class PayloadFaultMetrics {
         }
     }
 
-    void fault(String source, PaymentPayloadFault fault) {
+    public void fault(String source, PaymentPayloadFault fault) {
         counter(source, fault.kind()).increment();
     }
 

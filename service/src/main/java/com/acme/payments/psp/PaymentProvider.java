@@ -17,6 +17,16 @@ import java.util.Optional;
  */
 public interface PaymentProvider {
 
+    /**
+     * What this provider needs fixed at the checkout claim (every parameter that config or the clock could
+     * change later, such as an expiry), as opaque text the claim stores with the attempt and
+     * {@link CreatePayment#fixedRequest()} hands back on every send and reconcile. Null (the default) when the
+     * provider fixes nothing. Asked before the claim; never sends anything.
+     */
+    default String fixRequest(CreatePayment request) {
+        return null;
+    }
+
     /** A deposit (checkout) or a refund of one. Never retried by the adapter on its own. */
     PspPayment create(CreatePayment request);
 

@@ -99,7 +99,7 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
         log.info("refund claimed orderRef={} referenceId={}", order.orderRef(), claim.refund().referenceId());
         Refund claimed = claim.refund();
         return new Answer(createRefund(claimed, CreatePayment.refund(order.orderRef(), claimed.amount(),
-                claimed.currency(), claimed.referenceId(), order.pspPaymentId())), true);
+                claimed.currency(), claimed.referenceId(), order.pspPaymentId(), claimed.refundKey())), true);
     }
 
     /** A second charge's full refund: the charge's live refund replays, else this call owns a new one. */
@@ -238,7 +238,7 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
     private CreatePayment request(Refund refund) {
         RefundStore.Parent parent = refunds.parentOf(refund.id());
         return CreatePayment.refund(parent.orderRef(), refund.amount(), refund.currency(), refund.referenceId(),
-                parent.paymentId());
+                parent.paymentId(), refund.refundKey());
     }
 
     private Refund current(Refund refund) {
