@@ -1,0 +1,156 @@
+package com.acme.payments.psp.stripe;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
+
+import com.acme.payments.psp.PaymentProvider;
+import com.acme.payments.support.Http.Response;
+import com.acme.payments.support.IntegrationTest;
+import com.acme.payments.support.PspStub;
+import com.acme.payments.support.Shop;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+
+/**
+ * The checkout flow with {@code PSP_PROVIDER=stripe} against a WireMock Stripe: the session's parameters are
+ * fixed at the claim and stored with the attempt, an ambiguous create is replayed byte for byte under the same
+ * key, and a listing past the in-flight age that finds nothing closes the attempt FAILED not_created.
+ */
+@TestPropertySource(properties = { "payments.psp.provider=stripe", "stripe.api-key=sk_test_it" })
+class StripeCheckoutIntegrationTests extends IntegrationTest {
+
+    static final String SESSIONS = "/v1/checkout/sessions";
+
+    @DynamicPropertySource
+    static void stripeBase(DynamicPropertyRegistry registry) {
+        registry.add("stripe.api-base", PspStub::baseUrl);
+    }
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    PaymentProvider provider;
+
+    static String session(String id, String reference, String status) {
+        return """
+                {"id":"%s","object":"checkout.session","status":"%s","payment_status":"unpaid","payment_intent":null,
+                 "client_reference_id":"%s","amount_total":1250,"currency":"eur",
+                 "url":"https://checkout.stripe.com/c/pay/%s","metadata":{"attempt":"%s"}}
+                """.formatted(id, status, reference, id, reference);
+    }
+
+    @Test
+    @DisplayName("PSP_PROVIDER=stripe: a checkout is a Checkout Session whose every parameter was fixed at the claim")
+    void checkoutCreatesASession() {
+        assertThat(provider).isInstanceOf(StripeProvider.class);
+        Shop shop = new Shop(http());
+        var order = shop.createOrder("12.50", "EUR");
+        psp.stubFor(post(SESSIONS).willReturn(okJson(session("cs_it_1", "ref", "open"))));
+
+        Response response = shop.checkout(order.orderRef());
+
+        assertThat(response.status()).as(response.body()).isBetween(200, 201);
+        assertThat(response.json().path("redirectUrl").asString()).isEqualTo("https://checkout.stripe.com/c/pay/cs_it_1");
+        LoggedRequest sent = psp.findAll(postRequestedFor(urlPathEqualTo(SESSIONS))).get(0);
+        Map<String, Object> row = attempt(order.orderRef());
+        String reference = (String) row.get("reference_id");
+        assertThat(sent.getHeader("Idempotency-Key")).isEqualTo(reference);
+        assertThat(sent.getHeader("Stripe-Version")).isEqualTo(StripeObjects.API_VERSION);
+        Map<String, String> form = StripeTestSupport.form(sent.getBodyAsString());
+        assertThat(form).containsEntry("client_reference_id", reference)
+                .containsEntry("line_items[0][price_data][unit_amount]", "1250")
+                .containsEntry("metadata[orderRef]", order.orderRef())
+                .containsEntry("success_url", "https://shop.test/thank-you")
+                .containsEntry("customer_email", "a@b.test");
+        assertThat(row.get("psp_request")).as("stored with the attempt").asString()
+                .contains(sent.getBodyAsString().replace("\"", "\\\""));
+        long expiresAt = Long.parseLong(form.get("expires_at"));
+        Instant created = ((java.sql.Timestamp) row.get("created_at")).toInstant();
+        assertThat(expiresAt - created.getEpochSecond()).isBetween(3590L, 3610L);
+        assertThat(jdbc.sql("SELECT sends FROM stripe_psp_send WHERE reference_id = :r").param("r", reference)
+                .query(Integer.class).single()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("an ambiguous create is UNKNOWN; the next look replays the identical request with the same key")
+    void ambiguousCreateIsReplayedIdentically() {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder("12.50", "EUR");
+        psp.stubFor(post(SESSIONS).willReturn(aResponse().withStatus(500)
+                .withHeader("Content-Type", "application/json").withBody("{\"error\":{\"type\":\"api_error\"}}")));
+        psp.stubFor(get(urlPathEqualTo(SESSIONS)).willReturn(okJson("{\"object\":\"list\",\"has_more\":false,\"data\":[]}")));
+
+        Response first = shop.checkout(order.orderRef());
+
+        assertThat(first.status()).as(first.body()).isEqualTo(409);
+        assertThat(first.problemSlug()).isEqualTo("payment-outcome-unknown");
+        assertThat(attempt(order.orderRef()).get("state")).isEqualTo("UNKNOWN");
+
+        psp.stubFor(post(SESSIONS).willReturn(okJson(session("cs_it_2", "ref", "open"))));
+        Response second = shop.checkout(order.orderRef());
+
+        assertThat(second.status()).as(second.body()).isBetween(200, 201);
+        assertThat(attempt(order.orderRef()).get("state")).isEqualTo("READY");
+        List<LoggedRequest> sent = psp.findAll(postRequestedFor(urlPathEqualTo(SESSIONS)));
+        assertThat(sent).hasSizeGreaterThanOrEqualTo(3); // the create, the replay at once, the replay now
+        sent.forEach(request -> {
+            assertThat(request.getBody()).isEqualTo(sent.get(0).getBody());
+            assertThat(request.getHeader("Idempotency-Key")).isEqualTo(sent.get(0).getHeader("Idempotency-Key"));
+        });
+    }
+
+    @Test
+    @DisplayName("no replay left and a listing past the in-flight age that finds none: FAILED not_created, the order payable")
+    void nothingCreatedClosesTheAttempt() {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder("12.50", "EUR");
+        psp.stubFor(post(SESSIONS).willReturn(aResponse().withStatus(500).withHeader("Idempotent-Replayed", "true")
+                .withHeader("Content-Type", "application/json").withBody("{\"error\":{\"type\":\"api_error\"}}")));
+        psp.stubFor(get(urlPathEqualTo(SESSIONS)).willReturn(okJson("{\"object\":\"list\",\"has_more\":false,"
+                + "\"data\":[" + session("cs_someone", "chk_someone_else", "open") + "]}")));
+        assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(409);
+        String reference = (String) attempt(order.orderRef()).get("reference_id");
+        assertThat(jdbc.sql("SELECT replay_closed_why FROM stripe_psp_send WHERE reference_id = :r")
+                .param("r", reference).query(String.class).single()).isEqualTo("stored_5xx");
+        // the claim and the last send were longer ago than payments.sweep.in-flight-age (5m in the test profile)
+        jdbc.sql("UPDATE stripe_psp_send SET last_sent_at = last_sent_at - interval '6 minutes' WHERE reference_id = :r")
+                .param("r", reference).update();
+        jdbc.sql("""
+                UPDATE psp_attempt SET psp_request = (psp_request::jsonb
+                       || jsonb_build_object('claimedAt', (psp_request::jsonb ->> 'claimedAt')::bigint - 360))::text
+                 WHERE reference_id = :r""").param("r", reference).update();
+        int posts = psp.findAll(postRequestedFor(urlPathEqualTo(SESSIONS))).size();
+
+        Response again = shop.checkout(order.orderRef());
+
+        Map<String, Object> row = attempt(order.orderRef());
+        assertThat(row.get("state")).as(again.body()).isEqualTo("FAILED");
+        assertThat(row.get("failure_reason")).isEqualTo("not_created");
+        assertThat(psp.findAll(postRequestedFor(urlPathEqualTo(SESSIONS)))).as("never replayed after a stored 5xx")
+                .hasSize(posts);
+        assertThat(shop.order(order.orderRef()).json().path("status").asString()).isNotEqualTo("PAID");
+    }
+
+    Map<String, Object> attempt(String orderRef) {
+        return jdbc.sql("""
+                SELECT a.* FROM psp_attempt a JOIN orders o ON o.id = a.order_id WHERE o.order_ref = :ref
+                 ORDER BY a.id DESC LIMIT 1""").param("ref", orderRef).query().singleRow();
+    }
+}
