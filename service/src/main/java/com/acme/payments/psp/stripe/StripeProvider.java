@@ -112,7 +112,7 @@ public class StripeProvider implements PaymentProvider {
     @Override
     public PspPayment create(CreatePayment request) {
         if (request.isRefund()) {
-            String form = StripeRequests.refund(request);
+            String form = StripeRequests.refund(onPaymentIntent(request));
             sends.recordSend(request.referenceId(), clock.instant());
             return stripe.answer("refund", stripe.post("refund", "/v1/refunds", form, request.referenceId()),
                     StripeObjects::fromRefund);
@@ -196,7 +196,8 @@ public class StripeProvider implements PaymentProvider {
     }
 
     /** Refund parameters are all stored: the same POST with its key, while Stripe surely keeps the key. */
-    private Lookup reconcileRefund(CreatePayment original) {
+    private Lookup reconcileRefund(CreatePayment request) {
+        CreatePayment original = onPaymentIntent(request);
         String reference = original.referenceId();
         Optional<Send> sent = sends.find(reference);
         Instant now = clock.instant();
@@ -222,7 +223,7 @@ public class StripeProvider implements PaymentProvider {
     @Override
     public List<PspPayment> findByReference(CreatePayment original) {
         if (original.isRefund()) {
-            return listRefunds(original);
+            return listRefunds(onPaymentIntent(original));
         }
         Fixed fixed = Fixed.fromJson(json, original.fixedRequest());
         Optional<Send> sent = sends.find(original.referenceId());
@@ -275,6 +276,16 @@ public class StripeProvider implements PaymentProvider {
     private static Instant lastSend(Fixed fixed, Optional<Send> sent) {
         Instant claimed = fixed != null ? fixed.claimed() : Instant.EPOCH;
         return sent.map(Send::lastSentAt).filter(claimed::isBefore).orElse(claimed);
+    }
+
+    /** A refund whose parent is still named by its session refunds the session's PaymentIntent. */
+    private CreatePayment onPaymentIntent(CreatePayment refund) {
+        String parent = refund.parentPaymentId();
+        if (parent == null || !parent.startsWith("cs_")) {
+            return refund;
+        }
+        return CreatePayment.refund(refund.orderRef(), refund.amount(), refund.currency(), refund.referenceId(),
+                paymentIntentOf(parent), refund.refundKey());
     }
 
     /** An operation on a session acts on its PaymentIntent. */
