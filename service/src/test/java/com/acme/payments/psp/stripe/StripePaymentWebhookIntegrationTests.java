@@ -7,24 +7,19 @@ import static com.acme.payments.psp.stripe.StripePaymentEvents.paymentIntent;
 import static com.acme.payments.psp.stripe.StripePaymentEvents.refund;
 import static com.acme.payments.psp.stripe.StripePaymentEvents.session;
 import static com.acme.payments.stripe.StripeFixtures.id;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.TestPropertySource;
 
-import com.acme.payments.psp.CreatePayment;
-import com.acme.payments.psp.PaymentProvider;
-import com.acme.payments.psp.PspPayment;
 import com.acme.payments.stripe.StripeFixtures;
 import com.acme.payments.stripe.StripeIntegrationTest;
 import com.acme.payments.support.Http.Response;
@@ -36,11 +31,10 @@ import tools.jackson.databind.JsonNode;
  * Stripe as the PSP, its webhooks (issue 23 items 4 and 6): the events of our own payments arrive at the
  * one Stripe endpoint, through the same signature check and claim as billing's, and move attempts, orders
  * and refunds through the Gateway webhook's own path, once, delivered late, twice and out of order.
- * Checkout and refund creates are answered by a stand-in provider (the Stripe client is another slice's):
- * a session {@code cs_…} per checkout, a pending refund {@code re_…} per refund.
+ * Checkout and refund creates go through the Stripe adapter to the WireMock stand-in of Stripe's API: an
+ * open session {@code cs_…} per checkout, a pending refund {@code re_…} per refund.
  */
 @TestPropertySource(properties = "payments.psp.provider=stripe")
-@Import(StripePaymentWebhookIntegrationTests.StripeStandIn.class)
 class StripePaymentWebhookIntegrationTests extends StripeIntegrationTest {
 
     private static final String RECEIVED = "{\"received\":true}";
@@ -60,7 +54,12 @@ class StripePaymentWebhookIntegrationTests extends StripeIntegrationTest {
     }
 
     CheckedOut checkout(String orderRef) {
-        assertThat(shop().checkout(orderRef).status()).isEqualTo(200);
+        long minor = new BigDecimal(order(orderRef).path("amount").asString()).movePointRight(2).longValueExact();
+        String sessionId = "cs_test_" + UUID.randomUUID().toString().replace("-", "");
+        psp.stubFor(post(urlPathEqualTo("/v1/checkout/sessions")).willReturn(okJson(
+                session(sessionId, null, "ref", orderRef, "open", "unpaid", minor))));
+        Response answer = shop().checkout(orderRef);
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
         var attempt = jdbc.sql("""
                 SELECT a.reference_id, a.psp_payment_id FROM psp_attempt a JOIN orders o ON o.id = a.order_id
                  WHERE o.order_ref = :ref ORDER BY a.id DESC LIMIT 1
@@ -262,6 +261,9 @@ class StripePaymentWebhookIntegrationTests extends StripeIntegrationTest {
         CheckedOut c = checkedOut(paid);
         received(deliver(event(id("evt"), "checkout.session.completed", paid(c, paidMinor))));
         String key = "rk-" + UUID.randomUUID();
+        long minor = new BigDecimal(refund).movePointRight(2).longValueExact();
+        psp.stubFor(post(urlPathEqualTo("/v1/refunds")).willReturn(okJson(
+                refund(id("re"), c.paymentIntentId(), "pending", minor, key, "ref", null))));
         Response created = http().bearer(Shop.ADMIN_KEY).header("Idempotency-Key", key)
                 .post("/api/orders/" + c.orderRef() + "/refunds", "{\"amount\":\"" + refund + "\",\"currency\":\"EUR\"}");
         assertThat(created.status()).as(created.body()).isIn(200, 201, 202);
@@ -367,52 +369,5 @@ class StripePaymentWebhookIntegrationTests extends StripeIntegrationTest {
 
         String foreign = paymentIntent(id("pi"), "not-an-attempt-of-ours", "x", "succeeded", 100, "automatic_async");
         received(deliver(event(id("evt"), "payment_intent.succeeded", foreign)));
-    }
-
-    /** Answers creates as Stripe would (a session per checkout, a pending refund per refund); reads nothing. */
-    @TestConfiguration(proxyBeanMethods = false)
-    static class StripeStandIn {
-
-        @Bean
-        @Primary
-        PaymentProvider stripeStandIn() {
-            return new PaymentProvider() {
-                @Override
-                public PspPayment create(CreatePayment request) {
-                    if ("REFUND".equals(request.paymentType())) {
-                        return new PspPayment(id("re"), request.referenceId(), "REFUND", "PENDING", request.amount(),
-                                request.currency(), null, null, null, request.parentPaymentId());
-                    }
-                    String sessionId = "cs_test_" + UUID.randomUUID().toString().replace("-", "");
-                    return new PspPayment(sessionId, request.referenceId(), "DEPOSIT", "CHECKOUT", request.amount(),
-                            request.currency(), "https://checkout.stripe.com/c/pay/" + sessionId, null, null, null);
-                }
-
-                @Override
-                public Optional<PspPayment> get(String paymentId) {
-                    return Optional.empty();
-                }
-
-                @Override
-                public Lookup reconcile(CreatePayment original) {
-                    return Lookup.found(List.of());
-                }
-
-                @Override
-                public List<PspPayment> findByReference(CreatePayment original) {
-                    return List.of();
-                }
-
-                @Override
-                public PspPayment capture(String paymentId, BigDecimal amount, String referenceId) {
-                    throw new UnsupportedOperationException("not in these tests");
-                }
-
-                @Override
-                public PspPayment voidPayment(String paymentId, String referenceId) {
-                    throw new UnsupportedOperationException("not in these tests");
-                }
-            };
-        }
     }
 }
