@@ -253,6 +253,48 @@ class StripePaymentWebhookIntegrationTests extends StripeIntegrationTest {
         assertThat(billingRows(first.paymentIntentId())).isZero();
     }
 
+    @Test
+    @DisplayName("session completed and payment_intent.succeeded delivered together, each twice: paid once")
+    void concurrentDeliveriesOfOneTruthPayOnce() throws Exception {
+        CheckedOut c = checkedOut("22.00");
+        List<String> bodies = List.of(event(id("evt"), "checkout.session.completed", paid(c, 2200)),
+                event(id("evt"), "payment_intent.succeeded", intent(c, "succeeded", 2200)));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<Response>> answers = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            String body = bodies.get(i % 2);
+            answers.add(pool.submit(() -> {
+                start.await();
+                return deliver(body);
+            }));
+        }
+        start.countDown();
+        for (java.util.concurrent.Future<Response> answer : answers) {
+            // a twin still processing is a 503 Stripe retries; nothing else
+            assertThat(answer.get().status()).isIn(200, 503);
+        }
+        pool.shutdown();
+        bodies.forEach(body -> assertThat(deliver(body).status()).isEqualTo(200));
+
+        assertThat(status(c.orderRef())).isEqualTo("PAID");
+        assertThat(outboxRows("order_paid", c.orderRef())).isEqualTo(1);
+        assertThat(outboxRows("duplicate_charge", c.orderRef())).isZero();
+    }
+
+    @Test
+    @DisplayName("a paid session without amount_total is a payload fault: answered, nothing booked, its receipt kept open for the replay")
+    void aValueThatCannotBeBookedKeepsTheReceipt() {
+        CheckedOut c = checkedOut("10.00");
+        String noAmount = paid(c, 1000).replace("\"amount_total\": 1000,", "");
+        received(deliver(event(id("evt"), "checkout.session.completed", noAmount)));
+
+        assertThat(status(c.orderRef())).isEqualTo("PROCESSING");
+        assertThat(jdbc.sql("""
+                SELECT fault FROM psp_webhook_event WHERE payment_id = :p AND state = 'COMPLETED' AND processed_at IS NULL
+                """).param("p", c.paymentIntentId()).query(String.class).single()).isEqualTo("missing_amount");
+    }
+
     /** A PAID order with a refund of {@code amount} created at Stripe (pending there, DONE here). */
     record Refunded(CheckedOut order, String refundKey, String referenceId, String refundId) {
     }
