@@ -33,14 +33,17 @@ class AdminController {
     private final FaultBook faults;
     private final WebhookSender webhooks;
     private final SinkLog sink;
+    private final StripeAdminController stripe;
     private final JsonMapper json;
     private final ObjectReader ruleReader;
 
-    AdminController(PaymentBook payments, FaultBook faults, WebhookSender webhooks, SinkLog sink, SimJson json) {
+    AdminController(PaymentBook payments, FaultBook faults, WebhookSender webhooks, SinkLog sink,
+            StripeAdminController stripe, SimJson json) {
         this.payments = payments;
         this.faults = faults;
         this.webhooks = webhooks;
         this.sink = sink;
+        this.stripe = stripe;
         this.json = json.mapper();
         // a misspelt field ("delay" for "delayMs") must not silently make a different fault
         this.ruleReader = this.json.readerFor(FaultRule.class).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -161,9 +164,13 @@ class AdminController {
         return ResponseEntity.noContent().build();
     }
 
-    /** Forgets payments, webhook attempts and sink records; faults go back to those configured for the run. */
+    /**
+     * Forgets payments, webhook attempts and sink records, and the Stripe surface's objects, events and keys;
+     * faults go back to those configured for the run.
+     */
     @PostMapping("/reset")
     ResponseEntity<Void> reset() {
+        stripe.clear();
         payments.clear();
         webhooks.clear();
         sink.clear();

@@ -50,6 +50,17 @@ class FaultBook {
         return null;
     }
 
+    /** The Stripe surface's take: the first rule matching one of the call's (or event's) subjects. */
+    FaultRule takeStripe(String op, java.util.Collection<String> subjects, BigDecimal amount, String eventType) {
+        for (Active active : rules) {
+            if (active.rule.matchesStripe(op, subjects, amount, eventType) && active.use()) {
+                rules.removeIf(Active::spent);
+                return active.rule;
+            }
+        }
+        return null;
+    }
+
     CallPlan plan(String op, Payment payment) {
         return payment == null ? plan(op, null, null, null)
                 : plan(op, payment.referenceId(), payment.paymentType(), payment.amount());

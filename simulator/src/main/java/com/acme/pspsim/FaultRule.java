@@ -10,17 +10,20 @@ import java.util.stream.Collectors;
  * One fault rule, bound from {@code pspsim.faults[n].*} or posted to {@code /sim/faults}.
  *
  * @param operation {@code create}, {@code get}, {@code find}, {@code capture}, {@code void},
- *        {@code webhook} or {@code sink}
+ *        {@code webhook} or {@code sink}; on the Stripe surface {@code stripe-session-create}, … (see
+ *        {@link Fault#OPERATIONS}) and {@code stripe-event}
  * @param fault a {@link Fault} name ({@code ERROR_AFTER} or {@code error-after}), or several joined by
  *        commas, which then act together on the same call ({@code timeout,invisible})
- * @param referenceId only calls (or webhooks) about this referenceId; null: any
+ * @param referenceId only calls (or webhooks) about this referenceId; null: any. On the Stripe surface: any
+ *        id the call or event is about (session, PaymentIntent, refund id, {@code client_reference_id},
+ *        {@code Idempotency-Key}, {@code metadata[referenceId]})
  * @param paymentType only this payment type; null: any
  * @param amount only this amount (compared by value); null: any
  * @param times how many matching calls it applies to; null: every one
  * @param delayMs latency, hold time, webhook delay or invisibility window, depending on the fault
  * @param status the HTTP status of {@code ERROR_BEFORE} / {@code ERROR_AFTER} / a failing sink
  * @param state the state of {@code SETTLE}, {@code WEBHOOK_BEFORE_RESPONSE} on create, or the stale
- *        copy of {@code WEBHOOK_OUT_OF_ORDER}
+ *        copy of {@code WEBHOOK_OUT_OF_ORDER}; on {@code stripe-event}: only events of this type
  * @param errorCode the errorCode of {@code DECLINE}
  * @param field the payment field {@code CORRUPT_ANSWER} replaces ({@code currency}, {@code amount}, {@code id}, …)
  * @param value what {@code CORRUPT_ANSWER} puts there: a JSON number when it reads as a decimal, else a string
@@ -74,6 +77,14 @@ record FaultRule(String operation, String fault, String referenceId, String paym
 
     long delayOr(long fallback) {
         return delayMs == null ? fallback : delayMs;
+    }
+
+    /** A Stripe call or event: {@code referenceId} may name any of its {@code subjects}; {@code state} is an event type. */
+    boolean matchesStripe(String op, java.util.Collection<String> subjects, BigDecimal amt, String eventType) {
+        return operation.equals(op)
+                && (referenceId == null || subjects.contains(referenceId))
+                && (state == null || !"stripe-event".equals(op) || state.equals(eventType))
+                && (amount == null || (amt != null && amount.compareTo(amt) == 0));
     }
 
     boolean matches(String op, String ref, String type, BigDecimal amt) {

@@ -29,7 +29,7 @@ import org.springframework.context.annotation.Bean;
         "org.springframework.boot.jdbc.autoconfigure.health.DataSourceHealthContributorAutoConfiguration",
         "org.springframework.boot.jdbc.autoconfigure.metrics.DataSourcePoolMetricsAutoConfiguration",
         "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration" })
-@EnableConfigurationProperties(SimulatorProperties.class)
+@EnableConfigurationProperties({ SimulatorProperties.class, StripeSettings.class })
 public class PspSimulatorApplication {
 
     /** The configuration file name the simulator reads ({@code pspsim.yml}, {@code pspsim-<profile>.yml}). */

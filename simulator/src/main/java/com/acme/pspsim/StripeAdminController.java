@@ -1,0 +1,136 @@
+package com.acme.pspsim;
+
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The Stripe surface's inspection and test hooks ({@code /sim/stripe/**}, Bearer
+ * {@code pspsim.admin-token}): what a browser on the hosted page would do, without one (complete,
+ * decline, async outcome, expire), a pending refund's late truth, and the recorded objects and events.
+ */
+@RestController
+@RequestMapping("/sim/stripe")
+class StripeAdminController {
+
+    private final StripeBook book;
+    private final StripeAccount account;
+    private final StripeEventSender events;
+    private final StripeIdempotency idempotency;
+    private final JsonMapper json;
+
+    StripeAdminController(StripeBook book, StripeAccount account, StripeEventSender events,
+            StripeIdempotency idempotency, SimJson json) {
+        this.book = book;
+        this.account = account;
+        this.events = events;
+        this.idempotency = idempotency;
+        this.json = json.mapper();
+    }
+
+    @GetMapping("/sessions")
+    List<Map<String, Object>> sessions() {
+        return book.locked(b -> b.sessions(s -> true).stream().map(StripeSession::view).toList());
+    }
+
+    @GetMapping("/payment_intents")
+    List<Map<String, Object>> intents() {
+        return book.locked(b -> b.intents().stream().map(StripeIntent::view).toList());
+    }
+
+    @GetMapping("/refunds")
+    List<Map<String, Object>> refunds() {
+        return book.locked(b -> b.refunds().stream().map(StripeRefund::view).toList());
+    }
+
+    /** Every event made, in order, whether sent or not (Stripe's {@code GET /v1/events}, without paging). */
+    @GetMapping("/events")
+    List<Map<String, Object>> events() {
+        return events.events();
+    }
+
+    /** Every delivery attempt with the endpoint's answer. */
+    @GetMapping("/webhooks")
+    List<StripeEventSender.Attempt> webhooks() {
+        return events.attempts();
+    }
+
+    /** As the hosted page's buttons: body {@code {"outcome": "pay" | "decline" | "async"}} (default pay). */
+    @PostMapping("/sessions/{id}/complete")
+    Map<String, Object> complete(@PathVariable String id, @RequestBody(required = false) byte[] body) {
+        String outcome = read(body).path("outcome").asString("pay");
+        StripeSession s = account.confirm(id, outcome);
+        return book.locked(b -> s.view());
+    }
+
+    /** An async payment's outcome: body {@code {"result": "succeeded" | "failed"}}. */
+    @PostMapping("/sessions/{id}/async")
+    Map<String, Object> async(@PathVariable String id, @RequestBody(required = false) byte[] body) {
+        String result = read(body).path("result").asString("succeeded");
+        if (!result.equals("succeeded") && !result.equals("failed")) {
+            throw StripeError.invalid("result", "result must be succeeded or failed");
+        }
+        StripeSession s = account.settleAsync(id, result.equals("succeeded"));
+        return book.locked(b -> s.view());
+    }
+
+    @PostMapping("/sessions/{id}/expire")
+    Map<String, Object> expire(@PathVariable String id) {
+        StripeSession s = account.expire(id);
+        return book.locked(b -> s.view());
+    }
+
+    /** A pending refund settles now: body {@code {"status": "succeeded" | "failed" | "canceled", "failure_reason"?}}. */
+    @PostMapping("/refunds/{id}/settle")
+    Map<String, Object> settle(@PathVariable String id, @RequestBody byte[] body) {
+        JsonNode request = read(body);
+        String reason = request.hasNonNull("failure_reason") ? request.path("failure_reason").asString() : null;
+        StripeRefund r = account.settleRefund(id, request.path("status").asString(""), reason);
+        return book.locked(b -> r.view());
+    }
+
+    /** Forgets the Stripe objects, events and idempotency keys (also part of {@code POST /sim/reset}). */
+    @PostMapping("/reset")
+    ResponseEntity<Void> reset() {
+        clear();
+        return ResponseEntity.noContent().build();
+    }
+
+    void clear() {
+        book.clear();
+        events.clear();
+        idempotency.clear();
+    }
+
+    @ExceptionHandler(StripeError.class)
+    ResponseEntity<Map<String, Object>> refused(StripeError error) {
+        return ResponseEntity.status(error.status()).body(error.body());
+    }
+
+    private JsonNode read(byte[] body) {
+        if (body == null || body.length == 0) {
+            return json.createObjectNode();
+        }
+        try {
+            JsonNode node = json.readTree(body);
+            if (node == null || !node.isObject()) {
+                throw StripeError.invalid(null, "a JSON object is required");
+            }
+            return node;
+        } catch (JacksonException e) {
+            throw StripeError.invalid(null, "a JSON object is required");
+        }
+    }
+}
