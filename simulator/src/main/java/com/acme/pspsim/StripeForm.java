@@ -71,8 +71,9 @@ final class StripeForm {
         Map<String, String> out = new LinkedHashMap<>();
         String start = prefix + "[";
         values.forEach((k, v) -> {
-            if (k.startsWith(start) && k.indexOf(']') == k.length() - 1) {
-                out.put(k.substring(start.length(), k.length() - 1), v);
+            String rest = k.startsWith(start) ? k.substring(start.length()) : "";
+            if (!rest.isEmpty() && rest.indexOf(']') == rest.length() - 1 && rest.indexOf('[') < 0) {
+                out.put(rest.substring(0, rest.length() - 1), v);
             }
         });
         return out;
