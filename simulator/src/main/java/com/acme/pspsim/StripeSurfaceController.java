@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -315,8 +314,8 @@ class StripeSurfaceController {
             case RESET:
                 ConnectionDrop.drop(response);
                 return null;
-            case HTML:
-                return ResponseEntity.status(HttpStatus.BAD_GATEWAY).contentType(MediaType.TEXT_HTML).body("""
+            case HTML: // as the gateway's html fault: a 200 that does not decode
+                return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).body("""
                         <!DOCTYPE html>
                         <html><head><title>502 Bad Gateway</title></head>
                         <body><center><h1>502 Bad Gateway</h1></center><hr><center>edge-proxy</center></body></html>

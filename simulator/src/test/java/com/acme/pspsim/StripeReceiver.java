@@ -52,12 +52,14 @@ final class StripeReceiver implements AutoCloseable {
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger sequence = new AtomicInteger();
     private volatile int failuresLeft;
+    private volatile long answerDelayMs;
 
     StripeReceiver() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/webhooks/stripe", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
+            Sleep.millis(answerDelayMs);
             received.add(new Received(sequence.incrementAndGet(),
                     exchange.getRequestHeaders().getFirst("Stripe-Signature"), body));
             boolean fail = failuresLeft > 0;
@@ -71,6 +73,11 @@ final class StripeReceiver implements AutoCloseable {
             exchange.close();
         });
         server.start();
+    }
+
+    /** Records (and answers) each delivery only after {@code ms}: one seen at once was sent before the call answered. */
+    void answerAfter(long ms) {
+        answerDelayMs = ms;
     }
 
     /** The next {@code n} deliveries are answered 500. */
@@ -96,6 +103,7 @@ final class StripeReceiver implements AutoCloseable {
     void clear() {
         received.clear();
         failuresLeft = 0;
+        answerDelayMs = 0;
     }
 
     @Override
