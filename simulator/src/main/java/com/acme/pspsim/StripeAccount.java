@@ -330,10 +330,8 @@ class StripeAccount implements DisposableBean {
             }
             r.status = status;
             StripeIntent pi = b.intent(r.paymentIntent).orElseThrow();
-            if (!"succeeded".equals(status)) {
-                r.failureReason = "failed".equals(status)
-                        ? (failureReason != null ? failureReason : settings.refundFailureReason()) : null;
-                pi.amountRefunded -= r.amount; // the money is back on the charge
+            if ("failed".equals(status)) { // no longer holdsAmount(): refundable again
+                r.failureReason = failureReason != null ? failureReason : settings.refundFailureReason();
             }
             StripeSession s = b.session(pi.sessionId).orElseThrow();
             outs.add(out("refund.updated", s, r.view(), r.amount, r.id, r.metadata.get("referenceId")));
