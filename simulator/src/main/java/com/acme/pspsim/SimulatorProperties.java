@@ -23,7 +23,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param faults fault rules active from the start (and again after {@code POST /sim/reset})
  * @param sinkSecrets per sink (the path segment after {@code /sink/}: notify, conversion, fulfilment), the
  *        secret its deliveries must be signed with ({@code Payments-Signature}); a sink without one accepts
- *        unsigned deliveries
+ *        unsigned deliveries; several, comma-separated, any of which verifies (a shop switching secrets)
  * @param sinkSignatureTolerance how far a signature's {@code t} may lie from the simulator's clock
  */
 @ConfigurationProperties("pspsim")

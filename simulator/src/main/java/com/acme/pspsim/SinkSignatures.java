@@ -9,7 +9,9 @@ import java.util.HexFormat;
 /**
  * Checks the service's {@code Payments-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">}
  * the way a shop would: the timestamp within a tolerance, any {@code v1} equal to the expected one,
- * compared in constant time.
+ * compared in constant time. While the service's secret rolls its header carries one {@code v1} per secret
+ * ({@code t=…,v1=<new>,v1=<old>}), so a sink configured with either verifies it; the sink's own setting may
+ * hold several secrets too (comma-separated, a shop mid-switch), any of them verifying.
  */
 final class SinkSignatures {
 
@@ -19,7 +21,7 @@ final class SinkSignatures {
     }
 
     /** Null when valid, else why not (short, safe to log). */
-    static String problem(String header, byte[] body, String secret, Instant now, Duration tolerance) {
+    static String problem(String header, byte[] body, String secrets, Instant now, Duration tolerance) {
         if (header == null || header.isBlank()) {
             return "no " + HEADER;
         }
@@ -47,10 +49,16 @@ final class SinkSignatures {
         byte[] signed = new byte[prefix.length + body.length];
         System.arraycopy(prefix, 0, signed, 0, prefix.length);
         System.arraycopy(body, 0, signed, prefix.length, body.length);
-        byte[] expected = HexFormat.of().formatHex(Signatures.hmac(signed, secret)).getBytes(StandardCharsets.US_ASCII);
         boolean match = false;
-        for (String candidate : candidates) {
-            match |= MessageDigest.isEqual(expected, candidate.getBytes(StandardCharsets.US_ASCII));
+        for (String secret : secrets.split(",")) {
+            if (secret.isBlank()) {
+                continue;
+            }
+            byte[] expected = HexFormat.of().formatHex(Signatures.hmac(signed, secret.trim()))
+                    .getBytes(StandardCharsets.US_ASCII);
+            for (String candidate : candidates) { // every pair, no early exit
+                match |= MessageDigest.isEqual(expected, candidate.getBytes(StandardCharsets.US_ASCII));
+            }
         }
         return match ? null : "signature mismatch";
     }

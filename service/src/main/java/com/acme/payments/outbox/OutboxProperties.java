@@ -58,7 +58,8 @@ public record OutboxProperties(@DefaultValue("true") Boolean enabled,
      * @param connectTimeout connect timeout of one sink call
      * @param readTimeout read timeout of one sink call
      * @param notifySecret signing secret of the notification sink's {@code Payments-Signature}
-     *        ({@code NOTIFY_SINK_SECRET}); blank: its deliveries are not signed; never logged
+     *        ({@code NOTIFY_SINK_SECRET}); blank: its deliveries are not signed; never logged; several,
+     *        comma-separated, while it rolls: one {@code v1=} each, in that order (the three secrets alike)
      * @param conversionSecret signing secret of the conversion sink ({@code CONVERSION_SINK_SECRET})
      * @param fulfilmentSecret signing secret of the fulfilment sink ({@code FULFILMENT_SINK_SECRET})
      */

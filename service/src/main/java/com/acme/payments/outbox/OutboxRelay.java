@@ -198,9 +198,9 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
         SinkClient.Result answer;
         try {
             // Signed at send time: the sink's tolerance is measured from this moment, not from the claim.
-            String signature = routes.secretFor(effect.kind())
-                    .map(secret -> SinkSignature.header(secret, clock.instant().getEpochSecond(), effect.payload()))
-                    .orElse(null);
+            List<String> secrets = routes.secretsFor(effect.kind());
+            String signature = secrets.isEmpty() ? null
+                    : SinkSignature.header(secrets, clock.instant().getEpochSecond(), effect.payload());
             answer = sink.post(url.get(), effect.idempotencyKey(), effect.payload(), signature,
                     effect.traceParent());
         } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package com.acme.payments.outbox;
 
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ class SinkRoutes {
     }
 
     private final Map<String, URI> urlByKind = new LinkedHashMap<>();
-    private final Map<String, String> secretByKind = new LinkedHashMap<>();
+    private final Map<String, List<String>> secretsByKind = new LinkedHashMap<>();
     private final List<String> unconfiguredVariables = new ArrayList<>();
 
     SinkRoutes(OutboxProperties properties) {
@@ -49,8 +50,9 @@ class SinkRoutes {
     }
 
     private void route(String url, String secret, String variable, List<String> kinds) {
-        if (secret != null && !secret.isBlank()) {
-            kinds.forEach(kind -> secretByKind.put(kind, secret));
+        List<String> secrets = secrets(secret);
+        if (!secrets.isEmpty()) {
+            kinds.forEach(kind -> secretsByKind.put(kind, secrets));
         }
         if (url == null || url.isBlank()) {
             unconfiguredVariables.add(variable);
@@ -78,9 +80,18 @@ class SinkRoutes {
         return Optional.ofNullable(urlByKind.get(kind));
     }
 
-    /** The secret that signs deliveries of this kind ({@code Payments-Signature}); empty: unsigned. */
-    Optional<String> secretFor(String kind) {
-        return Optional.ofNullable(secretByKind.get(kind));
+    /**
+     * The secrets that sign deliveries of this kind ({@code Payments-Signature}, one {@code v1} each, in the
+     * order configured); empty: unsigned.
+     */
+    List<String> secretsFor(String kind) {
+        return secretsByKind.getOrDefault(kind, List.of());
+    }
+
+    /** {@code "new,old"} → [new, old]: split at commas, trimmed, blanks dropped (a rolling secret holds two). */
+    static List<String> secrets(String configured) {
+        return configured == null ? List.of()
+                : Arrays.stream(configured.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
     /** Every known kind with its sink's name (notify, conversion, fulfilment), configured or not. */

@@ -1,6 +1,8 @@
 package com.acme.payments.psp;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Pattern;
@@ -23,7 +25,7 @@ import com.acme.payments.common.config.RequiredSetting;
  * @param apiUrl base URL of the PSP Gateway API ({@code PSP_API_URL}); required
  * @param apiKey Bearer key of the PSP API ({@code PSP_API_KEY}); required, never logged
  * @param signingKey HMAC-SHA256 key of the PSP webhook {@code Signature} header ({@code PSP_SIGNING_KEY});
- *        required, never logged
+ *        required, never logged; several keys, comma-separated, while the PSP's key rolls (any one verifies)
  * @param connectTimeout connect timeout of every PSP call
  * @param readTimeout read timeout of every PSP call (the sweep's in-flight age must exceed it)
  * @param userAgent User-Agent header sent to the PSP
@@ -69,7 +71,14 @@ public record PspProperties(@DefaultValue("gateway") Provider provider, String a
 
     @AssertTrue(message = RequiredSetting.PSP_SIGNING_KEY)
     public boolean isSigningKeySet() {
-        return !gateway() || (signingKey != null && !signingKey.isBlank());
+        // "," or " , " holds no key: the same one start-up line as an unset variable
+        return !gateway() || !signingKeys().isEmpty();
+    }
+
+    /** The keys of {@code signingKey}: split at commas, trimmed, blanks dropped, in the order given. */
+    public List<String> signingKeys() {
+        return signingKey == null ? List.of()
+                : Arrays.stream(signingKey.split(",")).map(String::trim).filter(k -> !k.isEmpty()).toList();
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -14,34 +15,44 @@ import org.springframework.stereotype.Component;
 /**
  * Verifies the PSP's {@code Signature} header: HMAC-SHA256 of the raw request bytes. The encoding is
  * undocumented, so lowercase (or uppercase) hex and base64 are both accepted; the decoded value must be
- * exactly 32 bytes and is compared in constant time.
+ * exactly 32 bytes and is compared in constant time. {@code PSP_SIGNING_KEY} may hold several keys,
+ * comma-separated, so the PSP's key rolls without a 401: a body signed with any of them is accepted, and
+ * every key is compared, never stopping at the first match (docs/runbook.md, "Rotating a secret").
  */
 @Component
 public class PspSignature {
 
     private static final int MAC_LENGTH = 32;
 
-    private final SecretKeySpec key;
+    private final List<SecretKeySpec> keys;
 
     PspSignature(PspProperties properties) {
         // no signing key (Stripe is the provider): every /webhooks/psp delivery fails closed
-        this.key = properties.signingKey() == null || properties.signingKey().isBlank() ? null
-                : new SecretKeySpec(properties.signingKey().getBytes(StandardCharsets.UTF_8), "HmacSHA256");
+        this.keys = properties.signingKeys().stream()
+                .map(key -> new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "HmacSHA256")).toList();
     }
 
     public boolean verify(byte[] rawBody, String header) {
-        if (key == null || rawBody == null || header == null) {
+        if (keys.isEmpty() || rawBody == null || header == null) {
             return false;
         }
         byte[] presented = decode(header.trim());
         if (presented == null || presented.length != MAC_LENGTH) {
             return false;
         }
-        return MessageDigest.isEqual(sign(rawBody), presented);
+        boolean valid = false;
+        for (SecretKeySpec key : keys) { // every key, no early exit: timing says nothing about which matched
+            valid |= MessageDigest.isEqual(sign(key, rawBody), presented);
+        }
+        return valid;
     }
 
-    /** HMAC-SHA256 of the bytes (for tests and the simulator's counterpart). */
+    /** HMAC-SHA256 of the bytes with the first (the newest) key (for tests and the simulator's counterpart). */
     public byte[] sign(byte[] rawBody) {
+        return sign(keys.get(0), rawBody);
+    }
+
+    private static byte[] sign(SecretKeySpec key, byte[] rawBody) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);

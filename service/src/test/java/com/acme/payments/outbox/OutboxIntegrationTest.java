@@ -31,6 +31,9 @@ abstract class OutboxIntegrationTest extends IntegrationTest {
     static final int MAX_ATTEMPTS = 3;
     /** Only the notify sink signs in these tests, so both a signed and an unsigned sink are exercised. */
     static final String NOTIFY_SECRET = "test-notify-sink-secret";
+    /** The conversion sink's secret is mid-roll: new first, old second (CONVERSION_SINK_SECRET="new,old"). */
+    static final String CONVERSION_NEW_SECRET = "test-conversion-new";
+    static final String CONVERSION_OLD_SECRET = "test-conversion-old";
 
     @Autowired
     protected OutboxStore outbox;
@@ -51,6 +54,7 @@ abstract class OutboxIntegrationTest extends IntegrationTest {
         registry.add("payments.outbox.sinks.fulfilment-url", () -> PspStub.baseUrl() + "/sinks/fulfilment");
         registry.add("payments.outbox.max-attempts", () -> MAX_ATTEMPTS);
         registry.add("payments.outbox.sinks.notify-secret", () -> NOTIFY_SECRET);
+        registry.add("payments.outbox.sinks.conversion-secret", () -> CONVERSION_NEW_SECRET + "," + CONVERSION_OLD_SECRET);
     }
 
     @BeforeEach

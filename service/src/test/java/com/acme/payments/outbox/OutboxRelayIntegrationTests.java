@@ -243,6 +243,29 @@ class OutboxRelayIntegrationTests extends OutboxIntegrationTest {
         assertThat(fulfilment.containsHeader(SinkSignature.HEADER)).as("FULFILMENT_SINK_SECRET is not set").isFalse();
     }
 
+    @Test
+    @DisplayName("a sink secret mid-roll (new,old) signs each delivery once per secret: verifiable with old and new")
+    void aRollingSinkSecretSignsWithBoth() throws Exception {
+        enqueue(new OutboxEntry("conversion", "subscription", "sub_" + prefix, prefix + "r1",
+                Map.of("event_id", "conv-" + prefix, "event_name", "Purchase", "value", "29.00", "currency", "EUR")));
+        relay.runUntilIdle(Duration.ofSeconds(10));
+
+        var conversion = sinkRequests().stream().filter(r -> r.getUrl().startsWith("/sinks/conversion")).findFirst()
+                .orElseThrow();
+        String signature = conversion.getHeader(SinkSignature.HEADER);
+        assertThat(signature).matches("t=\\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}");
+        long t = Long.parseLong(signature.substring(2, signature.indexOf(',')));
+        assertThat(signature).as("the new secret's v1 first, then the old one's")
+                .isEqualTo(SinkSignature.header(List.of(CONVERSION_NEW_SECRET, CONVERSION_OLD_SECRET), t,
+                        conversion.getBodyAsString()));
+        long now = java.time.Instant.now().getEpochSecond();
+        assertThat(ShopSideSignatureCheck.verify(signature, conversion.getBody(), CONVERSION_OLD_SECRET, now, 300))
+                .as("a shop still on the old secret").isTrue();
+        assertThat(ShopSideSignatureCheck.verify(signature, conversion.getBody(), CONVERSION_NEW_SECRET, now, 300))
+                .as("a shop already on the new one").isTrue();
+        assertThat(ShopSideSignatureCheck.verify(signature, conversion.getBody(), NOTIFY_SECRET, now, 300)).isFalse();
+    }
+
     /** Keys the sink received that start with {@code start}, in the order it received them. */
     private List<String> keysOf(String start) {
         return sentKeys().stream().filter(k -> k.startsWith(start)).toList();

@@ -5,6 +5,7 @@ import static com.acme.payments.support.PspFixtures.created;
 import static com.acme.payments.support.PspFixtures.payment;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -187,6 +188,22 @@ class PspWebhookIntegrationTests extends IntegrationTest {
         assertThat(status(orderRef)).isEqualTo("PROCESSING");
         assertThat(jdbc.sql("SELECT count(*) FROM psp_webhook_event WHERE payment_id = :id").param("id", paymentId)
                 .query(Integer.class).single()).isZero();
+    }
+
+    @Test
+    @DisplayName("PSP_SIGNING_KEY mid-roll (new,old): a webhook the PSP still signs with the old key is applied")
+    void aWebhookSignedWithThePreviousKeyIsAppliedDuringTheRoll() throws Exception {
+        String paymentId = "pay-roll-" + Shop.newOrderRef();
+        String orderRef = checkedOut(paymentId, "10.00");
+        String body = payment(paymentId, null, "DEPOSIT", "COMPLETED", "10.00", "EUR");
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec("test-previous-signing-key".getBytes(StandardCharsets.UTF_8),
+                "HmacSHA256"));
+        String byOldKey = java.util.HexFormat.of().formatHex(mac.doFinal(body.getBytes(StandardCharsets.UTF_8)));
+        Response answer = http().header("Signature", byOldKey).post("/webhooks/psp", body);
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        assertThat(answer.json().path("status").asString()).isEqualTo("applied");
+        assertThat(status(orderRef)).isEqualTo("PAID");
     }
 
     @Test
