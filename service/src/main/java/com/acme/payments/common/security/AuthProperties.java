@@ -3,6 +3,7 @@ package com.acme.payments.common.security;
 import java.util.List;
 
 import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.Pattern;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
@@ -14,15 +15,20 @@ import com.acme.payments.common.config.RequiredSetting;
  *
  * @param shopKeys bearer keys of shop backends ({@code SHOP_API_KEYS}, comma-separated); required
  * @param adminKeys bearer keys of operators ({@code ADMIN_API_KEYS}, comma-separated); required
+ * @param shopOrigins browser origins of the shop's frontend ({@code SHOP_ORIGINS}, comma-separated, e.g.
+ *        {@code https://shop.example.com}): CORS on the client-token endpoints only ({@link ShopOriginsCors});
+ *        unset: no origin, no CORS. Scheme, host and port only: no path, no wildcard
  */
 @Validated
 @ConfigurationProperties("payments.auth")
 public record AuthProperties(@NotEmpty(message = RequiredSetting.SHOP_API_KEYS) List<String> shopKeys,
-        @NotEmpty(message = RequiredSetting.ADMIN_API_KEYS) List<String> adminKeys) {
+        @NotEmpty(message = RequiredSetting.ADMIN_API_KEYS) List<String> adminKeys,
+        List<@Pattern(regexp = "https?://[^/\\s*]+", message = "must be an origin: scheme://host[:port], no path") String> shopOrigins) {
 
     public AuthProperties {
         shopKeys = clean(shopKeys);
         adminKeys = clean(adminKeys);
+        shopOrigins = clean(shopOrigins).stream().map(o -> o.replaceFirst("/+$", "")).toList();
     }
 
     /** Blank entries ("a,,b", a trailing comma) are no keys; validation then sees what is left. */
@@ -32,6 +38,6 @@ public record AuthProperties(@NotEmpty(message = RequiredSetting.SHOP_API_KEYS) 
 
     @Override
     public String toString() {
-        return "AuthProperties[shopKeys=" + shopKeys.size() + " keys, adminKeys=" + adminKeys.size() + " keys]";
+        return "AuthProperties[shopKeys=" + shopKeys.size() + " keys, adminKeys=" + adminKeys.size() + " keys, shopOrigins=" + shopOrigins + "]";
     }
 }

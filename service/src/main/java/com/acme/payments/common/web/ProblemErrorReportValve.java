@@ -41,6 +41,7 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         String type = (named != null ? named.uri() : ProblemType.forUnnamedStatus(status)).toString();
         String detail = status >= 500 ? "The request failed unexpectedly." : "The request was refused by the server.";
         try {
+            response.setHeader("X-Content-Type-Options", "nosniff"); // as every answer (EdgeHeadersFilter)
             response.setContentType("application/problem+json");
             response.setCharacterEncoding("utf-8");
             Writer writer = response.getReporter();
