@@ -17,7 +17,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import com.acme.payments.support.TestDatabase;
 
 /**
- * The service refuses to start without its secrets and its two public URLs, with one line naming the
+ * The service refuses to start without its secrets, its two public URLs and its database, with one line naming the
  * variable and no value (outside the development launcher, which supplies them, nothing falls back to
  * localhost). {@code PackagedJarIT} checks the same from the packaged jar.
  */
@@ -28,7 +28,7 @@ class MissingSettingsIntegrationTests {
     @CsvSource({ "PSP_API_URL, payments.psp.api-url", "PSP_API_KEY, payments.psp.api-key",
             "PSP_SIGNING_KEY, payments.psp.signing-key", "SHOP_API_KEYS, payments.auth.shop-keys",
             "ADMIN_API_KEYS, payments.auth.admin-keys", "APP_PUBLIC_URL, payments.checkout.public-url",
-            "SHOP_RETURN_URL, payments.checkout.return-url" })
+            "SHOP_RETURN_URL, payments.checkout.return-url", "SPRING_DATASOURCE_URL, spring.datasource.url" })
     void refusesToStartNamingTheVariable(String variable, String property, CapturedOutput output) {
         Map<String, Object> settings = gatewaySettings();
         settings.remove(property); // absent, as an unset variable is: application.yml decides what that means

@@ -118,7 +118,7 @@ class PackagedJarIT {
     }
 
     @ParameterizedTest(name = "without {0}")
-    @ValueSource(strings = { "PSP_API_KEY", "APP_PUBLIC_URL", "SHOP_RETURN_URL" })
+    @ValueSource(strings = { "PSP_API_KEY", "APP_PUBLIC_URL", "SHOP_RETURN_URL", "SPRING_DATASOURCE_URL" })
     void theJarRefusesToStartWithoutARequiredVariableNamingIt(String variable) throws Exception {
         Map<String, String> env = productionEnv(PackagedJar.freePort(), PackagedJar.freePort());
         env.remove(variable);

@@ -14,6 +14,7 @@ public final class RequiredSetting {
     public static final String ADMIN_API_KEYS = "ADMIN_API_KEYS is not set";
     public static final String APP_PUBLIC_URL = "APP_PUBLIC_URL is not set";
     public static final String SHOP_RETURN_URL = "SHOP_RETURN_URL is not set";
+    public static final String SPRING_DATASOURCE_URL = "SPRING_DATASOURCE_URL is not set";
 
     private RequiredSetting() {
     }
