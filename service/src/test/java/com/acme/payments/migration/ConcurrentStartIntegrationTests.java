@@ -105,7 +105,10 @@ class ConcurrentStartIntegrationTests {
         List<String[]> logins = List.of(new String[] { blue, "pw-blue" }, new String[] { green, "pw-green" },
                 new String[] { blue, "pw-blue" });
         CyclicBarrier together = new CyclicBarrier(logins.size());
-        ExecutorService starter = Executors.newFixedThreadPool(logins.size());
+        // short thread names of our own: the log pattern cuts a thread's name to 15 characters
+        java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+        ExecutorService starter = Executors.newFixedThreadPool(logins.size(),
+                r -> new Thread(r, "start-" + started.incrementAndGet()));
         List<Future<ConfigurableApplicationContext>> starts = new ArrayList<>();
         for (String[] login : logins) {
             starts.add(starter.submit(() -> {
@@ -172,9 +175,9 @@ class ConcurrentStartIntegrationTests {
         }
     }
 
-    /** The starting threads ({@code [pool-N-thread-K]}) that logged a line matching {@code regex}. */
+    /** The starting threads ({@code [start-K]}) that logged a line matching {@code regex}. */
     private static java.util.Set<String> threadsLogging(String log, String regex) {
-        Matcher m = Pattern.compile("\\[(pool-\\d+-thread-\\d+)\\][^\\n]*" + regex).matcher(log);
+        Matcher m = Pattern.compile("\\[\\s*(start-\\d+)\\][^\\n]*" + regex).matcher(log);
         java.util.Set<String> threads = new java.util.TreeSet<>();
         while (m.find()) {
             threads.add(m.group(1));
