@@ -7,11 +7,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * The meters every background job records, tagged {@code job=<name>}: {@code payments.job.runs},
+ * The meters every background job records, tagged {@code task=<name>}: {@code payments.job.runs},
  * {@code .claimed}, {@code .resolved}, {@code .still_unknown}, {@code .failures}, {@code .fenced},
- * {@code .aged} and the timer {@code payments.job.duration}.
+ * {@code .aged} and the timer {@code payments.job.duration}. The tag is {@code task}, not {@code job}:
+ * Prometheus keeps {@code job} for its scrape job and would rename ours {@code exported_job}.
  */
 public final class JobMetrics {
+
+    /** The tag naming the job on every meter here. */
+    public static final String TAG = "task";
 
     private final Counter runs;
     private final Counter claimed;
@@ -30,12 +34,12 @@ public final class JobMetrics {
         this.failures = counter(registry, "payments.job.failures", job, "Rows whose processing failed");
         this.fenced = counter(registry, "payments.job.fenced", job, "Rows whose lease was taken over before completion");
         this.aged = counter(registry, "payments.job.aged", job, "IN_FLIGHT rows presumed abandoned and made UNKNOWN");
-        this.duration = Timer.builder("payments.job.duration").description("Job run duration").tag("job", job)
+        this.duration = Timer.builder("payments.job.duration").description("Job run duration").tag(TAG, job)
                 .register(registry);
     }
 
     private static Counter counter(MeterRegistry registry, String name, String job, String description) {
-        return Counter.builder(name).description(description).tag("job", job).register(registry);
+        return Counter.builder(name).description(description).tag(TAG, job).register(registry);
     }
 
     public void run(Duration took) {

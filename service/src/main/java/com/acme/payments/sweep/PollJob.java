@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * One poll as its {@link Poller} declares it: the job name the meters carry ({@code job=<name>}), the
+ * One poll as its {@link Poller} declares it: the job name the meters carry ({@code task=<name>}), the
  * claim of one batch (one committed statement; no ageing, nothing is leased) on the schedule it names, and
  * the ask of one row, answered as an {@link Outcome}. Each poll is its own scheduled task with its own
  * back-off. Most polls run on the straggler schedule (the three-argument constructor); a job the sweep

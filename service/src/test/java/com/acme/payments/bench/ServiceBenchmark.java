@@ -696,7 +696,7 @@ class ServiceBenchmark {
     }
 
     private static double resolved(ServiceProcess instance) throws Exception {
-        return ServiceProcess.metric(instance.prometheus(), "payments_job_resolved_total", "job=\"checkout-sweep\"");
+        return ServiceProcess.metric(instance.prometheus(), "payments_job_resolved_total", "task=\"checkout-sweep\"");
     }
 
     // ---- latency beyond the PSP's: the simulator answers create after 50 ms, 4 clients, one instance

@@ -190,7 +190,7 @@ class ReconciliationLeaseIntegrationTests extends StripeIntegrationTest {
             assertThat(checks).as("checks while the pass ran").hasSizeGreaterThan(10)
                     .as("never taken over").noneMatch(Result::ran);
             assertThat(shortLease.getBean(MeterRegistry.class)
-                    .counter("payments.job.fenced", "job", ReconciliationSweeper.JOB).count()).isZero();
+                    .counter("payments.job.fenced", "task", ReconciliationSweeper.JOB).count()).isZero();
             Run run = runs.find(night).orElseThrow();
             assertThat(run.finished()).isTrue();
             assertThat(run.subscriptions()).isGreaterThanOrEqualTo(slow.size());
@@ -232,6 +232,6 @@ class ReconciliationLeaseIntegrationTests extends StripeIntegrationTest {
     }
 
     private static double runs(MeterRegistry registry) {
-        return registry.counter("payments.job.runs", "job", ReconciliationSweeper.JOB).count();
+        return registry.counter("payments.job.runs", "task", ReconciliationSweeper.JOB).count();
     }
 }

@@ -202,9 +202,9 @@ class SweepIntegrationTests extends IntegrationTest {
     @Test
     @DisplayName("job metrics exist and move: scrape before and after a sweep")
     void metricsMove() {
-        double before = scrape("payments_job_runs_total{application=\"payments\",job=\"checkout-sweep\"}");
+        double before = scrape("payments_job_runs_total{application=\"payments\",task=\"checkout-sweep\"}");
         sweeps.run("checkout");
-        double after = scrape("payments_job_runs_total{application=\"payments\",job=\"checkout-sweep\"}");
+        double after = scrape("payments_job_runs_total{application=\"payments\",task=\"checkout-sweep\"}");
         assertThat(after).isEqualTo(before + 1);
         String body = http().get("/actuator/prometheus").body();
         assertThat(body).contains("payments_job_claimed_total", "payments_job_resolved_total",

@@ -37,7 +37,7 @@ class OpsQueriesTests {
         String exposition = """
                 # HELP payments_job_runs_total Job runs
                 # TYPE payments_job_runs_total counter
-                payments_job_runs_total{application="payments",job="inbox-replay"} 3.0
+                payments_job_runs_total{application="payments",task="inbox-replay"} 3.0
                 process_uptime_seconds 12.5
                 """;
         assertThat(OpsQueries.scrapedNames(exposition))
