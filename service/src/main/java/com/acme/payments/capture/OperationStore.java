@@ -10,6 +10,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.sweep.OpenRows;
 import com.acme.payments.sweep.Rows;
 import com.acme.payments.sweep.SweptStore;
 import com.acme.payments.sweep.Unresolved;
@@ -68,6 +69,11 @@ public class OperationStore extends SweptStore<Operation> {
             SELECT id FROM psp_payment_operation WHERE id = :id AND lease_version = :version FOR UPDATE
             """;
 
+    /** Read by the gauge refresh: the UNKNOWN operations of one kind, on the open rows' partial index. */
+    private static final String UNKNOWN_STATS = """
+            SELECT count(*) AS open, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS oldest
+              FROM psp_payment_operation WHERE state = 'UNKNOWN' AND kind = :kind
+            """;
     private static final String UNRESOLVED = """
             SELECT p.id, p.kind, o.order_ref, p.state, p.created_at FROM psp_payment_operation p
               JOIN orders o ON o.id = p.order_id
@@ -131,6 +137,13 @@ public class OperationStore extends SweptStore<Operation> {
                         rs.getString("kind").toLowerCase(Locale.ROOT), "op-" + rs.getLong("id"),
                         rs.getString("order_ref"), rs.getString("state"), rs.getTimestamp("created_at").toInstant()))
                 .list();
+    }
+
+    /** How many operations of {@code kind} are UNKNOWN, and the oldest one's age in seconds. */
+    @Transactional(readOnly = true)
+    OpenRows unknownRows(Operation.Kind kind) {
+        return jdbc.sql(UNKNOWN_STATS).param("kind", kind.name())
+                .query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest"))).single();
     }
 
     record Claim(Operation operation, boolean owner) {

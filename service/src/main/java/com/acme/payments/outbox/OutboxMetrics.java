@@ -3,9 +3,11 @@ package com.acme.payments.outbox;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +55,11 @@ class OutboxMetrics {
         }
     }
 
+    /** The {@code sink} tag of a kind no sink knows (a row written by newer code). */
+    static final String UNKNOWN_SINK = "unknown";
+    private static final List<String> SINKS = Stream.concat(
+            SinkRoutes.sinkByKind().values().stream().distinct(), Stream.of(UNKNOWN_SINK)).toList();
+
     private final MeterRegistry registry;
     private final OutboxStatsStore store;
     private final SinkRoutes routes;
@@ -81,8 +88,12 @@ class OutboxMetrics {
                 OutboxStatsStore.Stats::discarded, null);
         gauge("payments.outbox.unroutable", "Pending rows whose kind has no configured sink",
                 OutboxStatsStore.Stats::unroutable, null);
-        gauge("payments.outbox.oldest.pending.age", "Age of the oldest pending row",
-                OutboxStatsStore.Stats::oldestPendingSeconds, "seconds");
+        // per sink: one slow or failing sink must show even while the others deliver at once
+        for (String sink : SINKS) {
+            Gauge.builder("payments.outbox.oldest.pending.age", this, m -> oldestPending(m.current(), sink))
+                    .description("Age of the oldest pending row, by the sink its kind goes to")
+                    .baseUnit("seconds").tag("sink", sink).register(registry);
+        }
         // every routable kind's delivery meters exist from the start: dashboards and alerts see zero, not
         // "no data", and a scrape right after the first delivery does not race its recording
         for (String kind : routes.routableKinds()) {
@@ -99,6 +110,13 @@ class OutboxMetrics {
                 .description(description)
                 .baseUnit(unit)
                 .register(registry);
+    }
+
+    /** Seconds since the oldest pending row of any kind that goes to {@code sink}; 0 when it has none. */
+    static double oldestPending(OutboxStatsStore.Stats stats, String sink) {
+        return stats.oldestPendingByKind().entrySet().stream()
+                .filter(e -> sink.equals(SinkRoutes.sinkByKind().getOrDefault(e.getKey(), UNKNOWN_SINK)))
+                .mapToDouble(Map.Entry::getValue).max().orElse(0);
     }
 
     void record(String kind, Result result) {

@@ -45,10 +45,13 @@ public class GatewayClient implements PaymentProvider {
     private final JsonMapper json;
     private final String webhookUrl;
     private final PayloadFaultMetrics faults;
+    private final PspCallMetrics calls;
 
-    GatewayClient(PspProperties properties, RestClient.Builder builder, JsonMapper json, PayloadFaultMetrics faults) {
+    GatewayClient(PspProperties properties, RestClient.Builder builder, JsonMapper json, PayloadFaultMetrics faults,
+            PspCallMetrics calls) {
         this.json = json;
         this.faults = faults;
+        this.calls = calls;
         this.webhookUrl = properties.webhookUrl();
         // keep-alive connections are pooled by the one client; its few executor threads only move bytes
         HttpClient http = HttpClient.newBuilder()
@@ -138,7 +141,23 @@ public class GatewayClient implements PaymentProvider {
                 PspPayments::fromJson);
     }
 
+    /** One call, counted by how it ended ({@link PspCallMetrics}). */
     private <T> T exchange(String operation, RestClient.RequestHeadersSpec<?> request, Function<JsonNode, T> reader) {
+        try {
+            T result = classified(operation, request, reader);
+            calls.record(operation, PspCallMetrics.OK);
+            return result;
+        } catch (PspRejected rejected) {
+            calls.record(operation, PspCallMetrics.REJECTED);
+            throw rejected;
+        } catch (PaymentOutcomeUnknown unknown) {
+            calls.record(operation, PspCallMetrics.unknown(unknown));
+            throw unknown;
+        }
+    }
+
+    private <T> T classified(String operation, RestClient.RequestHeadersSpec<?> request,
+            Function<JsonNode, T> reader) {
         try {
             return request.exchange((req, response) -> {
                 int status = response.getStatusCode().value();

@@ -12,6 +12,7 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.sweep.OpenRows;
 import com.acme.payments.sweep.Rows;
 
 /**
@@ -50,6 +51,13 @@ public class DuplicateChargeStore {
 
     private static final String ORDER_OF = "SELECT order_id FROM duplicate_charge WHERE psp_payment_id = :paymentId";
 
+    /** Second charges no refund of which is DONE (none asked, open, or FAILED), and the oldest one's age. */
+    private static final String UNREFUNDED_STATS = """
+            SELECT count(*) AS open, coalesce(extract(epoch FROM now() - min(d.detected_at)), 0) AS oldest
+              FROM duplicate_charge d
+             WHERE NOT EXISTS (SELECT 1 FROM psp_refund_attempt r WHERE r.duplicate_charge_id = d.id AND r.state = 'DONE')
+            """;
+
     private static final RowMapper<DuplicateCharge> ROW = DuplicateChargeStore::map;
 
     private final JdbcClient jdbc;
@@ -79,6 +87,12 @@ public class DuplicateChargeStore {
     @Transactional(readOnly = true)
     List<DuplicateCharge> all() {
         return jdbc.sql(ALL).query(ROW).list();
+    }
+
+    @Transactional(readOnly = true)
+    OpenRows unrefunded() {
+        return jdbc.sql(UNREFUNDED_STATS)
+                .query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest"))).single();
     }
 
     @Transactional(readOnly = true)

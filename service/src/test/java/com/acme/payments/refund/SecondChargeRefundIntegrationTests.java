@@ -32,12 +32,15 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.acme.payments.sweep.DatabaseGauges;
 import com.acme.payments.sweep.Polls;
 import com.acme.payments.support.Http;
 import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 import tools.jackson.databind.JsonNode;
 
@@ -53,6 +56,12 @@ class SecondChargeRefundIntegrationTests extends IntegrationTest {
 
     @Autowired
     Polls polls;
+
+    @Autowired
+    DatabaseGauges gauges;
+
+    @Autowired
+    MeterRegistry meters;
 
     Http admin() {
         return http().bearer(Shop.ADMIN_KEY);
@@ -279,6 +288,40 @@ class SecondChargeRefundIntegrationTests extends IntegrationTest {
         assertThat(replay.status()).as(replay.body()).isEqualTo(200);
         assertThat(replay.json().path("referenceId").asString()).isEqualTo(reference);
         assertThat(refundPostsFor(charge)).as("no second refund of the charge").isZero();
+    }
+
+    @Test
+    @DisplayName("a second charge counts as unrefunded (SecondChargeUnrefunded) while its refund is FAILED, until one is DONE")
+    void aSecondChargeIsUnrefundedUntilARefundOfItIsDone() {
+        String charge = secondCharge("11.00");
+        jdbc.sql("UPDATE duplicate_charge SET detected_at = now() - interval '3 days' WHERE psp_payment_id = :p")
+                .param("p", charge).update();
+        double before = unrefunded();
+        assertThat(unrefundedOldestAge()).as("detected three days ago").isGreaterThanOrEqualTo(3 * 86400);
+
+        String rf = "rf-un-" + charge;
+        psp.stubFor(refundCreate().willReturn(okJson(envelope(payment(rf, null, "REFUND", "PENDING", "11.00", "EUR")))));
+        String reference = refundCharge(charge).json().path("referenceId").asString();
+        assertThat(new Shop(http()).webhook(payment(rf, reference, "REFUND", "DECLINED", "11.00", "EUR")).status())
+                .isEqualTo(200);
+        assertThat(listed(charge).path("refund").path("state").asString()).isEqualTo("FAILED");
+        assertThat(unrefunded()).as("a FAILED refund pays nothing back").isEqualTo(before);
+
+        psp.stubFor(refundCreate().willReturn(okJson(envelope(payment("rf2-un-" + charge, null, "REFUND", "COMPLETED",
+                "11.00", "EUR")))));
+        assertThat(refundCharge(charge).json().path("state").asString()).isEqualTo("DONE");
+        assertThat(unrefunded()).as("refunded").isEqualTo(before - 1);
+        assertThat(unrefundedOldestAge()).as("no charge three days old left").isLessThan(3 * 86400);
+    }
+
+    double unrefunded() {
+        gauges.refresh();
+        return meters.get("payments.duplicate.charges.unrefunded").gauge().value();
+    }
+
+    double unrefundedOldestAge() {
+        gauges.refresh();
+        return meters.get("payments.duplicate.charges.unrefunded.oldest.age").gauge().value();
     }
 
     @Test
