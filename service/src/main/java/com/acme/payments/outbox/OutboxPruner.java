@@ -1,5 +1,7 @@
 package com.acme.payments.outbox;
 
+import java.time.Duration;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -7,7 +9,10 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
+import com.acme.payments.sweep.JobMetrics;
 import com.acme.payments.sweep.Schedules;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Deletes delivered and discarded outbox rows after {@code payments.outbox.prune.retention} (a discarded
@@ -20,13 +25,17 @@ import com.acme.payments.sweep.Schedules;
 class OutboxPruner implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxPruner.class);
+    static final String JOB = "outbox-prune";
 
     private final OutboxStore store;
     private final OutboxProperties.Prune settings;
+    /** {@code task=outbox-prune}: a pass that failed is logged and retried, and counted for JobFailures. */
+    private final JobMetrics job;
 
-    OutboxPruner(OutboxStore store, OutboxProperties properties) {
+    OutboxPruner(OutboxStore store, OutboxProperties properties, MeterRegistry registry) {
         this.store = store;
         this.settings = properties.prune();
+        this.job = new JobMetrics(registry, JOB);
     }
 
     @Override
@@ -39,11 +48,14 @@ class OutboxPruner implements SchedulingConfigurer {
         if (!settings.enabled()) {
             return;
         }
+        long started = System.nanoTime();
         try {
             prune();
         } catch (DataAccessException e) {
+            job.failure();
             log.warn("outbox prune failed, retrying next interval: {}", e.getClass().getSimpleName());
         }
+        job.run(Duration.ofNanos(System.nanoTime() - started));
     }
 
     /** Prunes until nothing old is left; returns {delivered and discarded rows, dedup records} deleted. */

@@ -30,8 +30,11 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.sweep.Schedules;
 import com.acme.payments.outbox.OutboxMetrics.Result;
+import com.acme.payments.sweep.JobMetrics;
+import com.acme.payments.sweep.Schedules;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Delivers outbox rows at least once, and through the dedup record at most once per key.
@@ -53,6 +56,7 @@ import com.acme.payments.outbox.OutboxMetrics.Result;
 public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+    static final String JOB = "outbox-relay";
 
     /** A scheduled turn keeps claiming while there is work, for at most this long. */
     private static final Duration MAX_TURN = Duration.ofSeconds(5);
@@ -71,12 +75,16 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
     private final RelaySession session;
     private final ExecutorService pool;
     private final ReentrantLock turn = new ReentrantLock();
+    /** {@code task=outbox-relay}: turns, rows claimed, and the relay's own failures (database, session,
+     * a delivery task that threw); a sink's refusals are the deliveries counter's and the outbox alerts'. */
+    private final JobMetrics job;
     private volatile boolean running;
     private volatile boolean stopping;
 
     OutboxRelay(OutboxStore store, SinkRoutes routes, SinkClient sink, OutboxMetrics metrics,
-            OutboxProperties properties, Clock clock, DataSource dataSource) {
+            OutboxProperties properties, Clock clock, DataSource dataSource, MeterRegistry registry) {
         this.store = store;
+        this.job = new JobMetrics(registry, JOB);
         this.routes = routes;
         this.sink = sink;
         this.metrics = metrics;
@@ -103,11 +111,14 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
 
     void scheduledTurn() {
         if (properties.enabled() && running) {
+            long started = System.nanoTime();
             try {
                 runUntilIdle(MAX_TURN);
             } catch (DataAccessException e) {
+                job.failure();
                 log.warn("outbox relay turn failed, retrying next interval: {}", e.getClass().getSimpleName());
             }
+            job.run(Duration.ofNanos(System.nanoTime() - started));
         }
     }
 
@@ -134,6 +145,7 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
             try {
                 holder = session.hold();
             } catch (SQLException e) {
+                job.failure();
                 log.warn("outbox relay cannot hold its database session, no claim this turn: {}",
                         e.getClass().getSimpleName());
                 return 0;
@@ -152,6 +164,7 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
             if (!batch.busyKinds().isEmpty()) {
                 log.info("outbox: {} rows wait for their key, held by another row", batch.busyKinds().size());
             }
+            job.claimed(batch.size());
             deliverAll(batch.toDeliver(), lastSendAllowedAt(claimedAt));
             return batch.size();
         } finally {
@@ -180,6 +193,7 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
             try {
                 future.get();
             } catch (ExecutionException e) {
+                job.failure();
                 log.warn("outbox delivery task failed: {}", e.getCause().getClass().getSimpleName());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -215,6 +229,7 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
             }
         } catch (DataAccessException e) {
             // The outcome is not recorded; the lease expiry brings the row back (a resend, same key).
+            job.failure();
             log.warn("outbox row {} outcome not recorded: {}", effect.id(), e.getClass().getSimpleName());
         }
     }

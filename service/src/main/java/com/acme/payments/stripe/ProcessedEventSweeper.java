@@ -1,12 +1,17 @@
 package com.acme.payments.stripe;
 
+import java.time.Duration;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
+import com.acme.payments.sweep.JobMetrics;
 import com.acme.payments.sweep.Schedules;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Prunes completed event rows older than {@code stripe.prune.retention} (default 30 days, never under
@@ -17,15 +22,19 @@ import com.acme.payments.sweep.Schedules;
 class ProcessedEventSweeper implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(ProcessedEventSweeper.class);
+    static final String JOB = "stripe-event-prune";
     private static final int BATCH = 1000;
     private static final int MAX_BATCHES = 100;
 
     private final ProcessedEventStore events;
     private final StripeProperties properties;
+    /** {@code task=stripe-event-prune}: a pass that threw is counted for JobFailures (and ScheduledTaskErrors). */
+    private final JobMetrics job;
 
-    ProcessedEventSweeper(ProcessedEventStore events, StripeProperties properties) {
+    ProcessedEventSweeper(ProcessedEventStore events, StripeProperties properties, MeterRegistry registry) {
         this.events = events;
         this.properties = properties;
+        this.job = new JobMetrics(registry, JOB);
     }
 
     @Override
@@ -36,7 +45,15 @@ class ProcessedEventSweeper implements SchedulingConfigurer {
 
     void scheduled() {
         if (properties.prune().enabled()) {
-            prune();
+            long started = System.nanoTime();
+            try {
+                prune();
+            } catch (RuntimeException e) {
+                job.failure();
+                throw e;
+            } finally {
+                job.run(Duration.ofNanos(System.nanoTime() - started));
+            }
         }
     }
 
