@@ -64,7 +64,13 @@ class OpsFilesTests {
                 "payments_outbox_unroutable", "payments_outbox_oldest_pending_age_seconds",
                 "payments_inbox_unprocessed_oldest_age_seconds", "stripe_webhook_events_total",
                 "stripe_claim_takeovers_total", "payments_job_failures_total",
-                "tasks_scheduled_execution_seconds_count", "up");
+                "tasks_scheduled_execution_seconds_count", "up",
+                // issue 24: every stuck state and every failure
+                "payments_operations_unknown_oldest_age_seconds",
+                "payments_duplicate_charges_unrefunded_oldest_age_seconds", "payments_discrepancies_total",
+                "payments_refunds_total", "payments_duplicate_refunds_total",
+                "billing_reconciliation_last_finished_age_seconds", "hikaricp_connections_pending",
+                "http_server_requests_seconds_count", "payments_psp_calls_total");
     }
 
     @Test
