@@ -39,6 +39,7 @@ class TableOwnershipTests {
             // the outbox's readers beside its one writer (OutboxStore): the operators' listing and look-up,
             // and the gauges' figures; neither writes a row
             "OutboxAdminStore.LIST -> outbox", "OutboxAdminStore.FIND -> outbox", "OutboxStatsStore.STATS -> outbox",
+            "OutboxStatsStore.OLDEST_PENDING -> outbox",
             // the newest-attempt guard: an order moves only for its newest, not abandoned attempt. It stays
             // in the UPDATE: a check through AttemptStore first would be a separate statement, and under READ
             // COMMITTED a newer attempt (or an abandon) committed between the two would let an old result move
@@ -54,7 +55,9 @@ class TableOwnershipTests {
             // a second charge is shown with its refund, and the auto-refund picks charges without one: a
             // read of the refund feature's rows beside the charge, in the same statement
             "DuplicateChargeStore.WITH_REFUND -> psp_refund_attempt",
-            "DuplicateChargeStore.NEVER_REFUNDED -> psp_refund_attempt");
+            "DuplicateChargeStore.NEVER_REFUNDED -> psp_refund_attempt",
+            // the SecondChargeUnrefunded gauge: charges no refund of which is DONE, the listing's own rule
+            "DuplicateChargeStore.UNREFUNDED_STATS -> psp_refund_attempt");
 
     @Test
     @DisplayName("every table is written by exactly one Store (of one feature); reads by other Stores are named")
