@@ -33,6 +33,18 @@ public class OrderStore {
             ON CONFLICT (order_ref) DO NOTHING
             RETURNING *
             """;
+    /**
+     * Erases the customer's e-mail of orders unchanged for the retention (the index
+     * {@code orders_customer_email_held}); nothing else of the order moves, not even {@code updated_at}: the
+     * erasure is no change of the order's own, and the money columns stay as they are.
+     */
+    private static final String ERASE_CUSTOMER_EMAIL = """
+            UPDATE orders SET customer_email = NULL
+             WHERE id IN (SELECT id FROM orders
+                           WHERE customer_email IS NOT NULL
+                             AND updated_at < now() - make_interval(secs => :retentionSeconds)
+                           LIMIT :batchSize FOR UPDATE SKIP LOCKED)
+            """;
     private static final String BY_REF = "SELECT * FROM orders WHERE order_ref = :orderRef";
     private static final String BY_ID = "SELECT * FROM orders WHERE id = :id";
     private static final String BY_PAYMENT = """
@@ -127,6 +139,12 @@ public class OrderStore {
                 .param("customerEmail", order.customerEmail())
                 .param("tokenHash", tokenHash)
                 .query(ROW).optional();
+    }
+
+    /** Erases the e-mail of up to {@code batchSize} orders unchanged for the retention; returns how many. */
+    int eraseCustomerEmails(Duration retention, int batchSize) {
+        return jdbc.sql(ERASE_CUSTOMER_EMAIL).param("retentionSeconds", retention.toSeconds())
+                .param("batchSize", batchSize).update();
     }
 
     @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)

@@ -1,83 +1,42 @@
 package com.acme.payments.outbox;
 
-import java.time.Duration;
+import java.util.List;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.dao.DataAccessException;
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.sweep.JobMetrics;
-import com.acme.payments.sweep.Schedules;
-
-import io.micrometer.core.instrument.MeterRegistry;
+import com.acme.payments.retention.Retainer;
+import com.acme.payments.retention.RetentionJob;
+import com.acme.payments.retention.RetentionJob.Step;
 
 /**
- * Deletes delivered and discarded outbox rows after {@code payments.outbox.prune.retention} (a discarded
- * row is settled, like a delivered one; its retention runs from the discard) and dedup records after
- * {@code payments.outbox.prune.dedup-retention}, in small batches (short transactions, short locks).
- * Pending and dead rows are never pruned. A dedup record is what stops a late duplicate row, so its
- * retention is the longest time a duplicate of an effect may still arrive.
+ * The outbox's retention job {@code outbox-prune} (run by {@code retention/Retentions}): delivered and
+ * discarded rows go after {@code payments.outbox.prune.retention} (a discarded row is settled, like a
+ * delivered one; its retention runs from the discard), dedup records after
+ * {@code payments.outbox.prune.dedup-retention}, in batches of {@code prune.batch-size}. Pending and dead
+ * rows are never pruned. A dedup record is what stops a late duplicate row, so its retention is the longest
+ * time a duplicate of an effect may still arrive.
  */
 @Component
-class OutboxPruner implements SchedulingConfigurer {
+class OutboxPruner implements Retainer {
 
-    private static final Logger log = LoggerFactory.getLogger(OutboxPruner.class);
     static final String JOB = "outbox-prune";
 
     private final OutboxStore store;
     private final OutboxProperties.Prune settings;
-    /** {@code task=outbox-prune}: a pass that failed is logged and retried, and counted for JobFailures. */
-    private final JobMetrics job;
 
-    OutboxPruner(OutboxStore store, OutboxProperties properties, MeterRegistry registry) {
+    OutboxPruner(OutboxStore store, OutboxProperties properties) {
         this.store = store;
         this.settings = properties.prune();
-        this.job = new JobMetrics(registry, JOB);
     }
 
     @Override
-    public void configureTasks(ScheduledTaskRegistrar registrar) {
-        // the interval's default lives once, in the properties record
-        Schedules.fixedDelay(registrar, settings.interval(), settings.interval(), this, "scheduledPrune");
-    }
-
-    void scheduledPrune() {
-        if (!settings.enabled()) {
-            return;
-        }
-        long started = System.nanoTime();
-        try {
-            prune();
-        } catch (DataAccessException e) {
-            job.failure();
-            log.warn("outbox prune failed, retrying next interval: {}", e.getClass().getSimpleName());
-        }
-        job.run(Duration.ofNanos(System.nanoTime() - started));
-    }
-
-    /** Prunes until nothing old is left; returns {delivered and discarded rows, dedup records} deleted. */
-    int[] prune() {
-        int rows = 0;
-        int deleted;
-        do {
-            deleted = store.pruneDelivered(settings.retention(), settings.batchSize());
-            rows += deleted;
-        } while (deleted == settings.batchSize());
-        do {
-            deleted = store.pruneDiscarded(settings.retention(), settings.batchSize());
-            rows += deleted;
-        } while (deleted == settings.batchSize());
-        int keys = 0;
-        do {
-            deleted = store.pruneDedup(settings.dedupRetention(), settings.batchSize());
-            keys += deleted;
-        } while (deleted > 0);
-        if (rows > 0 || keys > 0) {
-            log.info("outbox pruned: {} delivered or discarded rows, {} dedup records", rows, keys);
-        }
-        return new int[] { rows, keys };
+    public List<RetentionJob> retentionJobs() {
+        // a pass empties the backlog, as the outbox has always been pruned (every batch is its own transaction)
+        return List.of(new RetentionJob(JOB,
+                new RetentionJob.Settings(settings.enabled(), settings.interval(), settings.batchSize(),
+                        Integer.MAX_VALUE),
+                List.of(new Step("delivered rows", n -> store.pruneDelivered(settings.retention(), n)),
+                        new Step("discarded rows", n -> store.pruneDiscarded(settings.retention(), n)),
+                        new Step("dedup records", n -> store.pruneDedup(settings.dedupRetention(), n)))));
     }
 }

@@ -18,7 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Owns {@code psp_webhook_event}, the inbox. A receipt stays open ({@code processed_at} NULL) until
  * its state was applied or found already past; the replay job leases what stays open too long. A receipt
- * whose payment holds a value we cannot book carries the fault's kind in {@code fault}.
+ * whose payment holds a value we cannot book carries the fault's kind in {@code fault}. A closed receipt is
+ * deleted after {@code payments.retention.inbox-closed} ({@link InboxPruner}).
  */
 @Repository
 @Transactional
@@ -73,6 +74,17 @@ class InboxStore {
             SELECT count(*) AS open, coalesce(extract(epoch FROM now() - min(first_received_at)), 0) AS oldest
               FROM psp_webhook_event WHERE processed_at IS NULL AND fault IS NOT NULL
             """;
+    /**
+     * Closed receipts past retention, judged from their closing (the index {@code psp_webhook_event_closed}).
+     * An open receipt is never pruned, however old: it still waits for its truth. SKIP LOCKED: a receipt a
+     * late delivery is looking at stays for the next pass.
+     */
+    private static final String PRUNE_CLOSED = """
+            DELETE FROM psp_webhook_event
+             WHERE id IN (SELECT id FROM psp_webhook_event
+                           WHERE processed_at < now() - make_interval(secs => :retentionSeconds)
+                           LIMIT :batchSize FOR UPDATE SKIP LOCKED)
+            """;
     /** Keys longer than this go into the unique index as a bounded digest (a btree entry holds ~2.7 kB). */
 
     private final JdbcClient jdbc;
@@ -123,6 +135,12 @@ class InboxStore {
     @Transactional(propagation = Propagation.MANDATORY)
     boolean holdLease(long id, long version) {
         return jdbc.sql(HOLD_LEASE).param("id", id).param("version", version).query(Long.class).optional().isPresent();
+    }
+
+    /** Deletes up to {@code batchSize} receipts closed longer ago than the retention; returns how many. */
+    int pruneClosed(Duration retention, int batchSize) {
+        return jdbc.sql(PRUNE_CLOSED).param("retentionSeconds", retention.toSeconds()).param("batchSize", batchSize)
+                .update();
     }
 
     /** Open receipts and the age in seconds of the oldest, for the gauges. */

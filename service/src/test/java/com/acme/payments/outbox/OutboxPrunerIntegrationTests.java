@@ -7,11 +7,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import com.acme.payments.retention.Retentions;
+
 /** Pruning removes delivered history and old dedup records, never an undelivered row. */
 class OutboxPrunerIntegrationTests extends OutboxIntegrationTest {
 
     @Autowired
-    private OutboxPruner pruner;
+    private Retentions retentions;
 
     @Test
     void deliveredRowsAndDedupRecordsPastRetentionGoAndEverythingElseStays() {
@@ -30,7 +32,7 @@ class OutboxPrunerIntegrationTests extends OutboxIntegrationTest {
                        (:recent, 'sent', 0, 1, now() - interval '29 days', now() - interval '29 days')
                 """).param("old", prefix + "1:renewal_notice").param("recent", prefix + "2:renewal_notice").update();
 
-        pruner.prune();
+        retentions.run(OutboxPruner.JOB);
 
         List<String> left = jdbc.sql("SELECT idempotency_key FROM outbox WHERE idempotency_key LIKE :p ORDER BY id")
                 .param("p", prefix + "%").query(String.class).list();
@@ -51,7 +53,7 @@ class OutboxPrunerIntegrationTests extends OutboxIntegrationTest {
         discard(2, "1 day");
         age(3, "dead", "8 days");
 
-        pruner.prune();
+        retentions.run(OutboxPruner.JOB);
 
         List<String> left = jdbc.sql("SELECT idempotency_key FROM outbox WHERE idempotency_key LIKE :p ORDER BY id")
                 .param("p", prefix + "%").query(String.class).list();

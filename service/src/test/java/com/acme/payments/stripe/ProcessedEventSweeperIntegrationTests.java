@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
+import com.acme.payments.retention.Retentions;
+
 class ProcessedEventSweeperIntegrationTests extends StripeIntegrationTest {
 
     @Autowired
-    ProcessedEventSweeper sweeper;
+    Retentions retentions;
 
     @Test
     void prunesOnlyCompletedRowsOlderThanTheRetention() {
@@ -17,7 +19,7 @@ class ProcessedEventSweeperIntegrationTests extends StripeIntegrationTest {
         String recent = insert("completed", "29 days");
         String stuck = insert("processing", "40 days");
 
-        sweeper.prune();
+        retentions.run(ProcessedEventSweeper.JOB);
 
         assertThat(eventState(old)).isNull();
         assertThat(eventState(recent)).isEqualTo("completed");

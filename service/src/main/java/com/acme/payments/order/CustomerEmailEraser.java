@@ -1,0 +1,35 @@
+package com.acme.payments.order;
+
+import java.util.List;
+
+import org.springframework.stereotype.Component;
+
+import com.acme.payments.retention.Retainer;
+import com.acme.payments.retention.RetentionJob;
+import com.acme.payments.retention.RetentionProperties;
+
+/**
+ * The orders' retention job {@code customer-email-erasure} (run by {@code retention/Retentions}): the
+ * customer's e-mail is erased from orders whose last change is older than
+ * {@code payments.retention.customer-email} (540 days). Only the address goes: the order, its amounts and
+ * its customer reference are money records and are kept.
+ */
+@Component
+class CustomerEmailEraser implements Retainer {
+
+    static final String JOB = "customer-email-erasure";
+
+    private final OrderStore orders;
+    private final RetentionProperties properties;
+
+    CustomerEmailEraser(OrderStore orders, RetentionProperties properties) {
+        this.orders = orders;
+        this.properties = properties;
+    }
+
+    @Override
+    public List<RetentionJob> retentionJobs() {
+        return List.of(new RetentionJob(JOB, properties.settings(), List.of(new RetentionJob.Step(
+                "customer e-mails", n -> orders.eraseCustomerEmails(properties.customerEmail(), n)))));
+    }
+}
