@@ -47,6 +47,7 @@ public class OrderStore {
             """;
     private static final String BY_REF = "SELECT * FROM orders WHERE order_ref = :orderRef";
     private static final String BY_ID = "SELECT * FROM orders WHERE id = :id";
+    /** The order a PSP payment paid or last moved (the index {@code orders_psp_payment}). */
     private static final String BY_PAYMENT = """
             SELECT * FROM orders WHERE psp_payment_id = :paymentId ORDER BY id DESC LIMIT 1
             """;
