@@ -45,6 +45,10 @@ public class AttemptStore extends SweptStore<Attempt> {
             SELECT * FROM psp_attempt WHERE order_id = :orderId ORDER BY id DESC LIMIT 1
             """;
     private static final String BY_ID = "SELECT * FROM psp_attempt WHERE id = :id";
+    /** One open state's count for the by-state gauge; the literal list lets the partial index psp_attempt_open serve it. */
+    private static final String COUNT_OPEN = """
+            SELECT count(*) FROM psp_attempt WHERE state = :state AND state IN ('IN_FLIGHT', 'UNKNOWN', 'READY')
+            """;
     private static final String BY_REFERENCE = "SELECT * FROM psp_attempt WHERE reference_id = :referenceId";
     private static final String BY_PAYMENT = """
             SELECT * FROM psp_attempt WHERE psp_payment_id = :paymentId ORDER BY id DESC LIMIT 1
@@ -171,6 +175,12 @@ public class AttemptStore extends SweptStore<Attempt> {
             }
         }
         throw new IllegalStateException("order " + orderId + ": no open attempt after two claim passes");
+    }
+
+    /** Attempts in an open state ({@code IN_FLIGHT}, {@code UNKNOWN}, {@code READY}); final states read 0. */
+    @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
+    long countOpen(AttemptState state) {
+        return jdbc.sql(COUNT_OPEN).param("state", state.name()).query(Long.class).single();
     }
 
     @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)

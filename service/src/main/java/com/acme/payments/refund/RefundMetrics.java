@@ -10,11 +10,13 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
+import com.acme.payments.sweep.DatabaseGauges;
 import com.acme.payments.sweep.Schedules;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 
 /**
  * {@code payments.refunds} (counter by outcome: done, failed, rejected, unknown, abandoned, reversed,
@@ -35,7 +37,13 @@ class RefundMetrics implements SchedulingConfigurer {
     private final Duration refresh;
     private final Map<String, BigDecimal> reserved = new ConcurrentHashMap<>();
 
-    RefundMetrics(MeterRegistry registry, RefundStore refunds, RefundProperties properties) {
+    RefundMetrics(MeterRegistry registry, RefundStore refunds, RefundProperties properties, DatabaseGauges gauges) {
+        // payments.attempts.open{kind="refund", state}: refunds of orders and of second charges alike
+        for (RefundState state : List.of(RefundState.IN_FLIGHT, RefundState.UNKNOWN)) {
+            gauges.register("payments.attempts.open",
+                    "Checkout attempts and refunds in an open state, by kind and state", null,
+                    Tags.of("kind", "refund", "state", state.name()), () -> refunds.countOpen(state));
+        }
         this.registry = registry;
         this.refunds = refunds;
         this.refresh = properties.gaugeRefresh();

@@ -132,6 +132,10 @@ class RefundStore extends SweptStore<Refund> {
             UPDATE psp_refund_attempt SET state = 'UNKNOWN', updated_at = now() WHERE id = :id AND state = 'IN_FLIGHT'
             """;
     private static final String BY_ID = "SELECT * FROM psp_refund_attempt WHERE id = :id";
+    /** One open state's count for the by-state gauge; the literal list lets the index psp_refund_unresolved serve it. */
+    private static final String COUNT_OPEN = """
+            SELECT count(*) FROM psp_refund_attempt WHERE state = :state AND state IN ('IN_FLIGHT', 'UNKNOWN')
+            """;
     private static final String LOCK_BY_ID = "SELECT * FROM psp_refund_attempt WHERE id = :id FOR UPDATE";
     private static final String BY_PAYMENT = "SELECT * FROM psp_refund_attempt WHERE psp_payment_id = :paymentId";
     private static final String BY_REFERENCE = "SELECT * FROM psp_refund_attempt WHERE reference_id = :referenceId";
@@ -307,6 +311,12 @@ class RefundStore extends SweptStore<Refund> {
     @Override
     public boolean markUnknown(long id) {
         return Rows.atMostOne(jdbc.sql(MARK_UNKNOWN).param("id", id).update(), "psp_refund_attempt");
+    }
+
+    /** Refunds (of orders and second charges) in an open state ({@code IN_FLIGHT}, {@code UNKNOWN}). */
+    @Transactional(readOnly = true)
+    long countOpen(RefundState state) {
+        return jdbc.sql(COUNT_OPEN).param("state", state.name()).query(Long.class).single();
     }
 
     @Transactional(readOnly = true)
