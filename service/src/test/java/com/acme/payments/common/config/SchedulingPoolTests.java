@@ -17,6 +17,7 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
+import com.acme.payments.retention.Retentions;
 import com.acme.payments.sweep.Poll;
 import com.acme.payments.sweep.Polls;
 import com.acme.payments.sweep.Schedules;
@@ -39,16 +40,17 @@ class SchedulingPoolTests {
         long annotated = classes.stream().flatMap(c -> c.getMethods().stream())
                 .filter(m -> m.isAnnotatedWith(Scheduled.class)).count();
         // Sweeps registers one task per group of sweep jobs: the groups its resolvers name count, not Sweeps;
-        // Polls registers one task per poll job: the jobs its pollers declare count, not Polls (nor its Poll)
+        // Polls registers one task per poll job: the jobs its pollers declare count, not Polls (nor its Poll);
+        // Retentions registers one task per retention job: the jobs its retainers declare count, not Retentions
         long registered = classes.stream().filter(c -> !c.isEquivalentTo(Schedules.class)
                         && !c.isEquivalentTo(Sweeps.class) && !c.isEquivalentTo(Polls.class)
-                        && !c.isEquivalentTo(Poll.class))
+                        && !c.isEquivalentTo(Poll.class) && !c.isEquivalentTo(Retentions.class))
                 .flatMap(c -> c.getMethodCallsFromSelf().stream())
                 .filter(call -> call.getTargetOwner().isEquivalentTo(Schedules.class)
                         || call.getTargetOwner().isEquivalentTo(ScheduledTaskRegistrar.class)
                                 && call.getName().startsWith("add"))
                 .count();
-        long jobs = annotated + registered + sweepGroups() + pollJobs();
+        long jobs = annotated + registered + sweepGroups() + pollJobs() + retentionJobs();
         Object size = new YamlPropertySourceLoader().load("application", new ClassPathResource("application.yml"))
                 .get(0).getProperty("spring.task.scheduling.pool.size");
         assertThat(jobs).as("@Scheduled methods + registered tasks").isGreaterThan(5);
@@ -60,6 +62,18 @@ class SchedulingPoolTests {
         Set<String> groups = matches(Pattern.compile("new SweepJob<>\\(\\s*\"[^\"]+\",\\s*\"([^\"]+)\""));
         assertThat(groups).as("sweep groups").isNotEmpty();
         return groups.size();
+    }
+
+    /** Each {@code new RetentionJob(…)} in src/main (a job's name is a constant): one scheduled task each. */
+    private static long retentionJobs() throws IOException {
+        long jobs = 0;
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java/com/acme/payments"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                jobs += Pattern.compile("new RetentionJob\\(").matcher(Files.readString(file)).results().count();
+            }
+        }
+        assertThat(jobs).as("retention jobs").isEqualTo(4);
+        return jobs;
     }
 
     /** The distinct names of {@code new PollJob<…>("name", …)} in src/main: one scheduled task each. */
