@@ -30,6 +30,8 @@ import org.springframework.scheduling.support.ScheduledMethodRunnable;
 import org.yaml.snakeyaml.Yaml;
 
 import com.acme.payments.support.IntegrationTest;
+import com.acme.payments.retention.Retainer;
+import com.acme.payments.retention.RetentionJob;
 import com.acme.payments.sweep.JobMetrics;
 import com.acme.payments.sweep.Poll;
 import com.acme.payments.sweep.PollJob;
@@ -54,9 +56,7 @@ class JobFailuresCoverageIntegrationTests extends IntegrationTest {
     private static final Map<String, String> STANDALONE = Map.of(
             "InboxReplayer.replay", "inbox-replay",
             "ReconciliationSweeper.nightly", "billing-reconciliation",
-            "OutboxRelay.scheduledTurn", "outbox-relay",
-            "OutboxPruner.scheduledPrune", "outbox-prune",
-            "ProcessedEventSweeper.scheduled", "stripe-event-prune");
+            "OutboxRelay.scheduledTurn", "outbox-relay");
 
     /**
      * Scheduled, but no job: they re-read gauges' figures and handle no rows. A failed refresh keeps the
@@ -64,12 +64,6 @@ class JobFailuresCoverageIntegrationTests extends IntegrationTest {
      */
     private static final Set<String> GAUGE_REFRESHES = Set.of("DatabaseGauges.refresh",
             "RefundMetrics.refreshReserved");
-
-    /**
-     * Not a job yet, already on its way to being one: branch i22-dup-sweep folds it into {@code Polls} as
-     * the poll {@code duplicate-auto-refund}. The test fails once the task is gone, so the entry goes too.
-     */
-    private static final Set<String> BEING_FOLDED = Set.of("DuplicateChargeSweeper.sweep");
 
     private static final Pattern SELECTOR = Pattern.compile("payments_job_failures_total\\s*(\\{([^}]*)})?");
     private static final Pattern MATCHER = Pattern.compile("\\s*([a-zA-Z_]\\w*)\\s*(=~|!~|!=|=)\\s*\"([^\"]*)\"\\s*,?");
@@ -82,6 +76,8 @@ class JobFailuresCoverageIntegrationTests extends IntegrationTest {
     @Autowired
     private List<Poller> pollers;
     @Autowired
+    private List<Retainer> retainers;
+    @Autowired
     private MeterRegistry meters;
     @Value("${spring.task.scheduling.pool.size}")
     private int poolSize;
@@ -93,6 +89,7 @@ class JobFailuresCoverageIntegrationTests extends IntegrationTest {
         Set<String> jobs = new TreeSet<>();
         int sweepGroups = 0;
         int polls = 0;
+        int retentions = 0;
         List<String> unknown = new ArrayList<>();
         for (Map.Entry<String, Integer> task : tasks.entrySet()) {
             String name = task.getKey();
@@ -100,17 +97,19 @@ class JobFailuresCoverageIntegrationTests extends IntegrationTest {
                 sweepGroups = task.getValue();
             } else if (name.equals("Poll.run")) {
                 polls = task.getValue();
+            } else if (name.equals("RetentionPass.scheduled")) {
+                retentions = task.getValue();
             } else if (STANDALONE.containsKey(name)) {
                 assertThat(task.getValue()).as(name + " scheduled once").isEqualTo(1);
                 jobs.add(STANDALONE.get(name));
-            } else if (!GAUGE_REFRESHES.contains(name) && !BEING_FOLDED.contains(name)) {
+            } else if (!GAUGE_REFRESHES.contains(name)) {
                 unknown.add(name);
             }
         }
         assertThat(unknown).as("scheduled tasks that are no known job: record JobMetrics and name them in STANDALONE")
                 .isEmpty();
         assertThat(tasks.keySet()).as("every named task is still scheduled (drop stale entries here)")
-                .containsAll(STANDALONE.keySet()).containsAll(GAUGE_REFRESHES).containsAll(BEING_FOLDED);
+                .containsAll(STANDALONE.keySet()).containsAll(GAUGE_REFRESHES);
 
         // the sweep framework: one task per group of resolvers, one per poll job
         Set<String> groups = resolvers.stream().map(r -> r.job().group()).collect(Collectors.toSet());
@@ -119,6 +118,11 @@ class JobFailuresCoverageIntegrationTests extends IntegrationTest {
         List<String> pollJobs = pollers.stream().flatMap(p -> p.polls().stream()).map(PollJob::name).toList();
         assertThat(polls).as("Poll tasks").isEqualTo(pollJobs.size()).isPositive();
         jobs.addAll(pollJobs);
+        // the retention mechanism: one task per retention job
+        List<String> retentionJobs = retainers.stream().flatMap(r -> r.retentionJobs().stream())
+                .map(RetentionJob::name).toList();
+        assertThat(retentions).as("RetentionPass tasks").isEqualTo(retentionJobs.size()).isPositive();
+        jobs.addAll(retentionJobs);
 
         Set<String> recording = meters.find("payments.job.failures").counters().stream()
                 .map(c -> c.getId().getTag(JobMetrics.TAG)).collect(Collectors.toCollection(TreeSet::new));

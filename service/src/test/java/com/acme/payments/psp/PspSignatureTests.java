@@ -67,7 +67,7 @@ class PspSignatureTests {
     }
 
     private static PspProperties properties(String signingKey) {
-        return new PspProperties("http://psp", "k", signingKey, Duration.ofSeconds(1), Duration.ofSeconds(1), null, null);
+        return new PspProperties(PspProperties.Provider.GATEWAY, "http://psp", "k", signingKey, Duration.ofSeconds(1), Duration.ofSeconds(1), null, null);
     }
 
     private static PspSignature with(String signingKey) {
