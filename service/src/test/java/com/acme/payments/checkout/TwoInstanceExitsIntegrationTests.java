@@ -33,6 +33,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.acme.payments.sweep.JobMetrics;
 import com.acme.payments.sweep.Polls;
 import com.acme.payments.support.Http;
 import com.acme.payments.support.Http.Response;
@@ -176,15 +177,15 @@ class TwoInstanceExitsIntegrationTests extends IntegrationTest {
         String hidden = duplicateCharge();
         psp.stubFor(refundCreate().willReturn(okJson(envelope(payment("rf-" + hidden, null, "REFUND", "COMPLETED",
                 "21.00", "EUR")))));
-        double runs = meters.counter("payments.job.runs", "job", "duplicate-auto-refund").count();
-        double claimed = meters.counter("payments.job.claimed", "job", "duplicate-auto-refund").count();
+        double runs = meters.counter("payments.job.runs", JobMetrics.TAG, "duplicate-auto-refund").count();
+        double claimed = meters.counter("payments.job.claimed", JobMetrics.TAG, "duplicate-auto-refund").count();
         polls.run("duplicate-auto-refund"); // this instance runs with the default, auto-refund off
         assertThat(refundPostsFor(hidden)).isZero();
         assertThat(jdbc.sql("""
                 SELECT count(*) FROM psp_refund_attempt r JOIN duplicate_charge d ON d.id = r.duplicate_charge_id
                  WHERE d.psp_payment_id = :p""").param("p", hidden).query(Long.class).single()).isZero();
-        assertThat(meters.counter("payments.job.runs", "job", "duplicate-auto-refund").count()).isEqualTo(runs + 1);
-        assertThat(meters.counter("payments.job.claimed", "job", "duplicate-auto-refund").count()).isEqualTo(claimed);
+        assertThat(meters.counter("payments.job.runs", JobMetrics.TAG, "duplicate-auto-refund").count()).isEqualTo(runs + 1);
+        assertThat(meters.counter("payments.job.claimed", JobMetrics.TAG, "duplicate-auto-refund").count()).isEqualTo(claimed);
     }
 
     @Test

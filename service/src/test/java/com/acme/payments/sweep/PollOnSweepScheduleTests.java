@@ -42,9 +42,9 @@ class PollOnSweepScheduleTests {
         assertThat(task.getInitialDelayDuration()).isEqualTo(Duration.ofSeconds(30));
         task.getRunnable().run();
         assertThat(batchSizes).as("the claim is handed payments.sweep.batch-size").containsExactly(7);
-        assertThat(registry.counter("payments.job.runs", "job", "on-sweep").count()).isEqualTo(1);
-        assertThat(registry.counter("payments.job.claimed", "job", "on-sweep").count()).isEqualTo(1);
-        assertThat(registry.counter("payments.job.resolved", "job", "on-sweep").count()).isEqualTo(1);
+        assertThat(registry.counter("payments.job.runs", JobMetrics.TAG, "on-sweep").count()).isEqualTo(1);
+        assertThat(registry.counter("payments.job.claimed", JobMetrics.TAG, "on-sweep").count()).isEqualTo(1);
+        assertThat(registry.counter("payments.job.resolved", JobMetrics.TAG, "on-sweep").count()).isEqualTo(1);
     }
 
     @Test
