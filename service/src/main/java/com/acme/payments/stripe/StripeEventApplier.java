@@ -36,6 +36,16 @@ class StripeEventApplier {
         return router.apply(event);
     }
 
+    /**
+     * Whether the handler that will apply this event wants the resolvers' look-ups (billing's reversal
+     * links); the payments' own events never do, so a refund or dispute of our PaymentIntent asks Stripe
+     * nothing. A short read-only transaction of its own, before the resolvers run outside any.
+     */
+    @Transactional(readOnly = true)
+    public boolean wantsLinks(StripeEvent event) {
+        return router.owner(event).map(StripeEventHandler::wantsLinks).orElse(false);
+    }
+
     /** Our claim was taken over (we were slow, not dead): the new owner applies the event, not us. */
     static final class ClaimLost extends RuntimeException {
         ClaimLost(String eventId) {

@@ -21,6 +21,14 @@ public interface StripeEventHandler {
         return true;
     }
 
+    /**
+     * Whether the {@link StripeEventResolver}s' look-ups (network calls before the transaction) are for this
+     * handler's events; billing's are, the payments' own events carry all they need.
+     */
+    default boolean wantsLinks() {
+        return true;
+    }
+
     /** Applies the event; runs inside the event's transaction and must not open its own. */
     Applied apply(StripeEvent event);
 

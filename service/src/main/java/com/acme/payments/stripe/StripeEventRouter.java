@@ -2,6 +2,7 @@ package com.acme.payments.stripe;
 
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import org.springframework.stereotype.Component;
@@ -35,11 +36,12 @@ class StripeEventRouter {
 
     /** Runs inside the event's transaction: ownership is read there, with the rows it decides on. */
     Applied apply(StripeEvent event) {
-        for (StripeEventHandler handler : handlers) {
-            if (handler.handledTypes().contains(event.type()) && handler.owns(event)) {
-                return handler.apply(event);
-            }
-        }
-        return Applied.IGNORED;
+        return owner(event).map(handler -> handler.apply(event)).orElse(Applied.IGNORED);
+    }
+
+    /** The first handler, in {@code @Order}, that takes the event's type and owns it; inside a transaction. */
+    Optional<StripeEventHandler> owner(StripeEvent event) {
+        return handlers.stream().filter(handler -> handler.handledTypes().contains(event.type()) && handler.owns(event))
+                .findFirst();
     }
 }

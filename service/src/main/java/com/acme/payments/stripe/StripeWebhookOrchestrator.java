@@ -97,7 +97,8 @@ class StripeWebhookOrchestrator {
         Applied applied;
         try {
             // Stripe API reads: before the transaction, never inside, and never holding a permit
-            StripeEvent resolved = callsOut(event) ? permit.outside(() -> resolve(event)) : resolve(event);
+            StripeEvent resolved = !callsOut(event) ? resolve(event)
+                    : transaction.wantsLinks(event) ? permit.outside(() -> resolve(event)) : event;
             applied = retry.run("stripe event " + event.id(),
                     attempt -> transaction.apply(resolved, claim));
         } catch (StripeBulkhead.QueueTimeout busy) {

@@ -83,6 +83,13 @@ class StripePaymentEventApplier implements StripeEventHandler {
         return TYPES;
     }
 
+    /** Our events carry what they need: billing's reversal look-up is never asked about them. */
+    @Override
+    @Transactional(propagation = Propagation.SUPPORTS)
+    public boolean wantsLinks() {
+        return false;
+    }
+
     /** The one ownership rule; a read inside the event's transaction. */
     @Override
     public boolean owns(StripeEvent event) {
