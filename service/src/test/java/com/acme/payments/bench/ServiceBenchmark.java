@@ -49,7 +49,7 @@ class ServiceBenchmark {
     private static final String SIGNING_KEY = "test-signing-key";
     private static final String PSP_KEY = "test-psp-key";
     private static final String SIM_ADMIN = "Bearer bench-sim-admin";
-    private static final String STRIPE_SECRET = "whsec_test_secret"; // the test profile's stripe.webhook-secret
+    static final String STRIPE_SECRET = "whsec_test_secret"; // the test profile's stripe.webhook-secret
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final int seconds = Integer.getInteger("bench.seconds", 15);
@@ -69,6 +69,8 @@ class ServiceBenchmark {
      * machine's load weighs on both alike; the summary is each side's CPU over all its rounds.
      */
     private static final String B_BUILD = System.getProperty("bench.b-build", "");
+    /** -Dbench.provider=stripe: the instances check out at the simulator's Stripe surface (default gateway). */
+    private static final BenchProvider PROVIDER = BenchProvider.configured();
     private static final String B_PROPS = System.getProperty("bench.b-props", "");
     private static final int AB_ROUNDS = Integer.getInteger("bench.ab-rounds", 4);
     private final Map<String, double[]> abTotals = new LinkedHashMap<>();
@@ -109,14 +111,18 @@ class ServiceBenchmark {
         double tpsStart = pgbench.tps();
         line(String.format("pgbench -N -c 8 -j 2 -T 20 (start): %.0f tps", tpsStart));
 
-        ConfigurableApplicationContext sim = PspSimulatorApplication.start(0, Map.of("pspsim.api-key", PSP_KEY,
+        Map<String, Object> simSettings = new LinkedHashMap<>(Map.of("pspsim.api-key", PSP_KEY,
                 "pspsim.signing-key", SIGNING_KEY, "pspsim.admin-token", SIM_ADMIN.substring(7)));
+        simSettings.putAll(BenchProvider.simulatorSettings());
+        ConfigurableApplicationContext sim = PspSimulatorApplication.start(0, simSettings);
         simUrl = "http://127.0.0.1:" + sim.getEnvironment().getProperty("local.server.port");
         List<String> props = new ArrayList<>(List.of("spring.datasource.url=" + TestDatabase.url(),
                 "spring.datasource.username=" + TestDatabase.user(),
                 "spring.datasource.password=" + TestDatabase.password(), "payments.psp.api-url=" + simUrl,
                 "payments.psp.read-timeout=10s", "payments.sweep.enabled=true", "payments.sweep.interval=100ms",
                 "payments.sweep.initial-delay=1s"));
+        props.addAll(PROVIDER.serviceSettings(simUrl));
+        line("provider: " + PROVIDER.name().toLowerCase(java.util.Locale.ROOT) + " (-Dbench.provider)");
         // -Dbench.service-props=a=1;b=2: settings for an experiment on instances A and B (printed in the report)
         String extra = System.getProperty("bench.service-props", "");
         if (!extra.isBlank()) {
@@ -243,7 +249,7 @@ class ServiceBenchmark {
     private void cost(String tag, boolean profile, ServiceProcess target) throws Exception {
         String prefix = "cc" + sequence.incrementAndGet() + "_";
         String[] refs = new String[ops];
-        String[][] hooks = new String[ops][];
+        BenchProvider.Hook[] hooks = new BenchProvider.Hook[ops];
         costRun(target, "GET /actuator/health", tag, null,
                 i -> Client.get(target.url() + "/actuator/health").statusCode() == 200);
         costRun(target, "POST /api/orders", tag, null, i -> {
@@ -257,9 +263,9 @@ class ServiceBenchmark {
         costRun(target, "POST /api/orders/{ref}/checkout", tag, profile ? "cost-checkout" : null,
                 i -> checkOutKeepingWebhook(target.url(), refs[i], hooks, i));
         costRun(target, "PSP webhook, applied", tag, profile ? "cost-webhook" : null, i -> hooks[i] != null
-                && Client.post(target.url() + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("applied"));
+                && PROVIDER.applied(hooks[i].post(target.url()).body()));
         costRun(target, "PSP webhook, duplicate", tag, null, i -> hooks[i] != null
-                && Client.post(target.url() + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("duplicate"));
+                && PROVIDER.duplicate(hooks[i].post(target.url()).body()));
     }
 
     /** A and B in turn, A B B A per two rounds, then each side's CPU per op over all its rounds. */
@@ -357,7 +363,7 @@ class ServiceBenchmark {
             String url = probe.instance.url();
             String prefix = "sc" + sequence.incrementAndGet() + "_";
             int n = 20;
-            String[][] hooks = new String[n][];
+            BenchProvider.Hook[] hooks = new BenchProvider.Hook[n];
             line("statements per operation (driver trace of request threads, one client, " + n + " operations each):");
             line("  " + probe.count("POST /api/orders", n, i -> Client.post(url + "/api/orders", """
                     {"orderRef":"%s","amount":"10.00","currency":"EUR","customer":{"referenceId":"c-%s","email":"a@b.test"}}"""
@@ -367,9 +373,9 @@ class ServiceBenchmark {
             line("  " + probe.count("POST /api/orders/{ref}/checkout", n,
                     i -> checkOutKeepingWebhook(url, prefix + i, hooks, i)));
             line("  " + probe.count("PSP webhook, applied", n, i -> hooks[i] != null
-                    && Client.post(url + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("applied")));
+                    && PROVIDER.applied(hooks[i].post(url).body())));
             line("  " + probe.count("PSP webhook, duplicate", n, i -> hooks[i] != null
-                    && Client.post(url + "/webhooks/psp", hooks[i][0], "Signature", hooks[i][1]).body().contains("duplicate")));
+                    && PROVIDER.duplicate(hooks[i].post(url).body())));
         }
     }
 
@@ -432,13 +438,9 @@ class ServiceBenchmark {
             return true;
         }
         load.record("checkout", t2 - t1);
-        JsonNode answer = JSON.readTree(r.body());
-        String redirect = answer.path("redirectUrl").asString();
-        String paymentId = redirect.substring(redirect.lastIndexOf('/') + 1);
-        String body = payment(paymentId, answer.path("attempt").path("referenceId").asString());
-        r = Client.post(instance.url() + "/webhooks/psp", body, "Signature", sign(body));
+        r = PROVIDER.hook(JSON.readTree(r.body()), ref).post(instance.url());
         long t3 = System.nanoTime();
-        if (r.statusCode() != 200 || !r.body().contains("applied")) {
+        if (r.statusCode() != 200 || !PROVIDER.applied(r.body())) {
             load.error("webhook " + r.statusCode() + " " + r.body());
             return true;
         }
@@ -822,26 +824,24 @@ class ServiceBenchmark {
     }
 
     /** Checks the order out on {@code url} and keeps, in {@code hooks[i]}, the signed webhook that completes its payment. */
-    private static boolean checkOutKeepingWebhook(String url, String orderRef, String[][] hooks, int i) throws Exception {
+    private static boolean checkOutKeepingWebhook(String url, String orderRef, BenchProvider.Hook[] hooks, int i)
+            throws Exception {
         HttpResponse<String> r = Client.post(url + "/api/orders/" + orderRef + "/checkout", "{}", "Authorization", SHOP);
         if (r.statusCode() != 200) {
             return false;
         }
-        JsonNode answer = JSON.readTree(r.body());
-        String redirect = answer.path("redirectUrl").asString();
-        String body = payment(redirect.substring(redirect.lastIndexOf('/') + 1),
-                answer.path("attempt").path("referenceId").asString());
-        hooks[i] = new String[] { body, sign(body) };
+        hooks[i] = PROVIDER.hook(JSON.readTree(r.body()), orderRef);
         return true;
     }
 
-    private static String payment(String id, String referenceId) {
+    /** A Gateway payment object, as the signed webhook carries it. */
+    static String payment(String id, String referenceId) {
         return """
                 {"id":"%s","referenceId":"%s","paymentType":"DEPOSIT","state":"COMPLETED","amount":"10.00","currency":"EUR"}"""
                 .formatted(id, referenceId);
     }
 
-    private static String sign(String body) {
+    static String sign(String body) {
         return hmac(SIGNING_KEY, body);
     }
 

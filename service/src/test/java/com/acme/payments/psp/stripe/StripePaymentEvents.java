@@ -10,7 +10,7 @@ import com.acme.payments.stripe.StripeFixtures;
  * and {@code metadata[referenceId]} on our refunds. Since the 2022-08-01 version a session's PaymentIntent
  * exists only once the customer pays, so an open or expired session carries {@code payment_intent: null}.
  */
-final class StripePaymentEvents {
+public final class StripePaymentEvents {
 
     private StripePaymentEvents() {
     }
@@ -20,7 +20,7 @@ final class StripePaymentEvents {
     }
 
     /** {@code status} open / complete / expired; {@code paymentStatus} paid / unpaid. */
-    static String session(String sessionId, String paymentIntentId, String attempt, String orderRef, String status,
+    public static String session(String sessionId, String paymentIntentId, String attempt, String orderRef, String status,
             String paymentStatus, long amountTotal) {
         return """
                 {
