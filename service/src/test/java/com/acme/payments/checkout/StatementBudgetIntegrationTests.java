@@ -3,33 +3,22 @@ package com.acme.payments.checkout;
 import static com.acme.payments.support.PspFixtures.createCall;
 import static com.acme.payments.support.PspFixtures.created;
 import static com.acme.payments.support.PspFixtures.payment;
+import static com.acme.payments.support.StatementTrace.traced;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import java.text.MessageFormat;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.function.Supplier;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
+import com.acme.payments.support.StatementTrace;
 
 /**
  * The round trips of the hot requests, counted from the PostgreSQL driver's own trace (its Execute
  * messages, COMMIT included) on the request threads: each is CPU on both sides, so a change that adds one
- * should fail here and say so, not show up later as a slower benchmark.
+ * should fail here and say so, not show up later as a slower benchmark ({@link StatementTrace}).
  */
 class StatementBudgetIntegrationTests extends IntegrationTest {
-
-    private static final String DRIVER = "org.postgresql.core.v3.QueryExecutorImpl";
 
     @Test
     @DisplayName("a checkout: the order read alone, then two transactions (claim; PSP answer applied, the row returned)")
@@ -38,7 +27,7 @@ class StatementBudgetIntegrationTests extends IntegrationTest {
         var order = shop.createOrder("9.00", "EUR");
         psp.stubFor(createCall().willReturn(created("pay-budget-" + order.orderRef(), "CHECKOUT", "9.00", "EUR")));
 
-        Trace trace = traced(() -> shop.checkout(order.orderRef()));
+        StatementTrace trace = traced(() -> shop.checkout(order.orderRef()));
 
         assertThat(trace.answer().status()).isEqualTo(200);
         assertThat(trace.answer().json().path("attempt").path("state").asString()).isEqualTo("READY");
@@ -52,7 +41,7 @@ class StatementBudgetIntegrationTests extends IntegrationTest {
         Shop shop = new Shop(http());
         var order = shop.createOrder("9.00", "EUR");
 
-        Trace trace = traced(() -> shop.order(order.orderRef()));
+        StatementTrace trace = traced(() -> shop.order(order.orderRef()));
 
         assertThat(trace.answer().status()).isEqualTo(200);
         assertThat(trace.statements()).as("statements of the look-up: %s", trace.queries()).isEqualTo(1);
@@ -69,63 +58,13 @@ class StatementBudgetIntegrationTests extends IntegrationTest {
         String reference = shop.checkout(order.orderRef()).json().path("attempt").path("referenceId").asString();
         String body = payment(paymentId, reference, "DEPOSIT", "COMPLETED", "9.00", "EUR");
 
-        Trace applied = traced(() -> shop.webhook(body));
-        Trace duplicate = traced(() -> shop.webhook(body));
+        StatementTrace applied = traced(() -> shop.webhook(body));
+        StatementTrace duplicate = traced(() -> shop.webhook(body));
 
         assertThat(applied.answer().json().path("status").asString()).isEqualTo("applied");
         assertThat(applied.commits()).as("commits of the applied webhook: %s", applied.queries()).isEqualTo(1);
         assertThat(applied.statements()).as("statements of the applied webhook: %s", applied.queries()).isEqualTo(9);
         assertThat(duplicate.answer().json().path("status").asString()).isEqualTo("duplicate");
         assertThat(duplicate.statements()).as("statements of the duplicate: %s", duplicate.queries()).isEqualTo(2);
-    }
-
-    /** The driver's trace of request threads while {@code request} runs. */
-    private static Trace traced(Supplier<Response> request) {
-        Logger driver = Logger.getLogger(DRIVER);
-        Level before = driver.getLevel();
-        List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (Thread.currentThread().getName().startsWith("http-nio")) {
-                    lines.add(record.getParameters() == null ? record.getMessage()
-                            : MessageFormat.format(record.getMessage(), record.getParameters()));
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        handler.setLevel(Level.ALL);
-        driver.addHandler(handler);
-        driver.setLevel(Level.FINEST);
-        try {
-            Response answer = request.get();
-            return new Trace(answer, List.copyOf(lines));
-        } finally {
-            driver.setLevel(before);
-            driver.removeHandler(handler);
-        }
-    }
-
-    private record Trace(Response answer, List<String> lines) {
-
-        long statements() {
-            return lines.stream().filter(l -> l.contains("FE=> Execute(")).count();
-        }
-
-        long commits() {
-            // the server's answer to each COMMIT, whether or not the driver parsed the statement again
-            return lines.stream().filter(l -> l.contains("CommandStatus(COMMIT")).count();
-        }
-
-        List<String> queries() {
-            return lines.stream().filter(l -> l.contains("FE=> Parse(") || l.contains("COMMIT")).map(String::strip).toList();
-        }
     }
 }

@@ -1,0 +1,69 @@
+package com.acme.payments.support;
+
+import java.text.MessageFormat;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import com.acme.payments.support.Http.Response;
+
+/**
+ * The round trips of one request, counted from the PostgreSQL driver's own trace (its Execute messages,
+ * COMMIT included) on the request threads; shared by the Gateway's and Stripe's statement budgets.
+ */
+public record StatementTrace(Response answer, List<String> lines) {
+
+    private static final String DRIVER = "org.postgresql.core.v3.QueryExecutorImpl";
+
+    /** The driver's trace of request threads while {@code request} runs. */
+    public static StatementTrace traced(Supplier<Response> request) {
+        Logger driver = Logger.getLogger(DRIVER);
+        Level before = driver.getLevel();
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (Thread.currentThread().getName().startsWith("http-nio")) {
+                    lines.add(record.getParameters() == null ? record.getMessage()
+                            : MessageFormat.format(record.getMessage(), record.getParameters()));
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        handler.setLevel(Level.ALL);
+        driver.addHandler(handler);
+        driver.setLevel(Level.FINEST);
+        try {
+            Response answer = request.get();
+            return new StatementTrace(answer, List.copyOf(lines));
+        } finally {
+            driver.setLevel(before);
+            driver.removeHandler(handler);
+        }
+    }
+
+    public long statements() {
+        return lines.stream().filter(l -> l.contains("FE=> Execute(")).count();
+    }
+
+    public long commits() {
+        // the server's answer to each COMMIT, whether or not the driver parsed the statement again
+        return lines.stream().filter(l -> l.contains("CommandStatus(COMMIT")).count();
+    }
+
+    public List<String> queries() {
+        return lines.stream().filter(l -> l.contains("FE=> Parse(") || l.contains("COMMIT")).map(String::strip).toList();
+    }
+}
