@@ -141,19 +141,9 @@ public class GatewayClient implements PaymentProvider {
                 PspPayments::fromJson);
     }
 
-    /** One call, counted by how it ended ({@link PspCallMetrics}). */
+    /** One call, counted by how it ended ({@link PspCallMetrics#count}). */
     private <T> T exchange(String operation, RestClient.RequestHeadersSpec<?> request, Function<JsonNode, T> reader) {
-        try {
-            T result = classified(operation, request, reader);
-            calls.record(operation, PspCallMetrics.OK);
-            return result;
-        } catch (PspRejected rejected) {
-            calls.record(operation, PspCallMetrics.REJECTED);
-            throw rejected;
-        } catch (PaymentOutcomeUnknown unknown) {
-            calls.record(operation, PspCallMetrics.unknown(unknown));
-            throw unknown;
-        }
+        return calls.count(operation, () -> classified(operation, request, reader));
     }
 
     private <T> T classified(String operation, RestClient.RequestHeadersSpec<?> request,

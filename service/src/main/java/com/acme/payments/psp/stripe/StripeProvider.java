@@ -1,5 +1,11 @@
 package com.acme.payments.psp.stripe;
 
+import static com.acme.payments.psp.PspCallMetrics.CAPTURE;
+import static com.acme.payments.psp.PspCallMetrics.CREATE;
+import static com.acme.payments.psp.PspCallMetrics.FIND;
+import static com.acme.payments.psp.PspCallMetrics.GET;
+import static com.acme.payments.psp.PspCallMetrics.VOID;
+
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
@@ -9,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 import org.slf4j.Logger;
@@ -22,9 +29,11 @@ import com.acme.payments.psp.CreatePayment;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
 import com.acme.payments.psp.PaymentProvider;
 import com.acme.payments.psp.PayloadFaultMetrics;
+import com.acme.payments.psp.PspCallMetrics;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.psp.PspProperties;
 import com.acme.payments.psp.PspRejected;
+import com.acme.payments.psp.stripe.StripePspClient.Replayed;
 import com.acme.payments.psp.stripe.StripePspClient.Reply;
 import com.acme.payments.psp.stripe.StripeRequests.Fixed;
 import com.acme.payments.psp.stripe.StripeSendStore.ReplayClosed;
@@ -65,6 +74,7 @@ public class StripeProvider implements PaymentProvider {
     static final Duration LISTING_SLACK = Duration.ofSeconds(60);
     static final int PAGE = 100;
     static final int MAX_PAGES = 20;
+    private static final String SESSIONS = "/v1/checkout/sessions";
 
     private final StripePspClient stripe;
     private final StripeSendStore sends;
@@ -74,7 +84,7 @@ public class StripeProvider implements PaymentProvider {
     private final Duration inFlightAge;
 
     StripeProvider(StripePspProperties properties, PspProperties psp, StripeSendStore sends,
-            RestClient.Builder builder, JsonMapper json, PayloadFaultMetrics faults, Clock clock,
+            RestClient.Builder builder, JsonMapper json, PayloadFaultMetrics faults, PspCallMetrics calls, Clock clock,
             @Value("${stripe.api-key:}") String apiKey,
             @Value("${stripe.api-base:https://api.stripe.com}") String apiBase,
             @Value("${payments.sweep.in-flight-age:5m}") Duration inFlightAge) {
@@ -86,7 +96,7 @@ public class StripeProvider implements PaymentProvider {
         this.json = json;
         this.clock = clock;
         this.inFlightAge = inFlightAge;
-        this.stripe = new StripePspClient(builder, json, faults, apiBase.strip(), apiKey.strip(),
+        this.stripe = new StripePspClient(builder, json, faults, calls, apiBase.strip(), apiKey.strip(),
                 psp.connectTimeout(), psp.readTimeout(), psp.userAgent());
     }
 
@@ -114,12 +124,11 @@ public class StripeProvider implements PaymentProvider {
         if (request.isRefund()) {
             String form = StripeRequests.refund(onPaymentIntent(request));
             sends.recordSend(request.referenceId(), clock.instant());
-            return stripe.answer("refund", stripe.post("refund", "/v1/refunds", form, request.referenceId()),
-                    StripeObjects::fromRefund);
+            return stripe.post(CREATE, "/v1/refunds", form, request.referenceId(), StripeObjects::fromRefund);
         }
         Fixed fixed = fixedOrNew(request);
         sends.recordSend(request.referenceId(), clock.instant());
-        return stripe.answer("create", postSession(fixed, request.referenceId()), StripeObjects::fromSession);
+        return stripe.post(CREATE, SESSIONS, fixed.form(), request.referenceId(), StripeObjects::fromSession);
     }
 
     /** By the id's prefix: a session (with its PaymentIntent expanded), a PaymentIntent, a refund. */
@@ -137,13 +146,12 @@ public class StripeProvider implements PaymentProvider {
         } else {
             return Optional.empty(); // no object of ours at Stripe has another prefix
         }
-        Reply reply = stripe.get("get", path, query);
-        if (reply.status() == 404 && reply.error() != null) {
-            return Optional.empty();
-        }
         try {
-            return Optional.of(stripe.answer("get", reply, StripeObjects::fromJson));
+            return Optional.of(stripe.get(GET, path, query, StripeObjects::fromJson));
         } catch (PspRejected rejected) {
+            if (rejected.status() == 404) {
+                return Optional.empty(); // Stripe's error object says no such object
+            }
             throw new PaymentOutcomeUnknown("get answered HTTP " + rejected.status(), rejected);
         }
     }
@@ -169,10 +177,11 @@ public class StripeProvider implements PaymentProvider {
         boolean replayClosed = sent.map(Send::replayClosed).orElse(false);
         if (!replayClosed && fixed.expires().isAfter(now.plus(Duration.ofMinutes(REPLAY_MARGIN_MINUTES)))) {
             sends.recordSend(reference, now);
-            Reply reply = postSession(fixed, reference);
-            if (reply.ok()) {
-                return Lookup.found(List.of(stripe.answer("replay", reply, StripeObjects::fromSession)));
+            Replayed<PspPayment> replay = stripe.replay(SESSIONS, fixed.form(), reference, StripeObjects::fromSession);
+            if (replay.notCreated() == null) {
+                return Lookup.found(List.of(replay.value()));
             }
+            Reply reply = replay.notCreated();
             if (reply.status() >= 500 && reply.replayed()) {
                 sends.closeReplay(reference, ReplayClosed.STORED_5XX, now);
             } else if (reply.status() == 400 && reply.aboutTheKey()) {
@@ -205,10 +214,11 @@ public class StripeProvider implements PaymentProvider {
         if (keyKept && !sent.map(Send::replayClosed).orElse(false)) {
             String form = StripeRequests.refund(original);
             sends.recordSend(reference, now);
-            Reply reply = stripe.post("refund replay", "/v1/refunds", form, reference);
-            if (reply.ok()) {
-                return Lookup.found(List.of(stripe.answer("refund replay", reply, StripeObjects::fromRefund)));
+            Replayed<PspPayment> replay = stripe.replay("/v1/refunds", form, reference, StripeObjects::fromRefund);
+            if (replay.notCreated() == null) {
+                return Lookup.found(List.of(replay.value()));
             }
+            Reply reply = replay.notCreated();
             if (reply.status() >= 500 && reply.replayed()) {
                 sends.closeReplay(reference, ReplayClosed.STORED_5XX, now);
             }
@@ -243,19 +253,15 @@ public class StripeProvider implements PaymentProvider {
                     + "PaymentIntent " + intent));
             form.put("amount_to_capture", Long.toString(StripeMoney.toMinor(amount, current.currency())));
         }
-        return stripe.answer("capture", stripe.post("capture", "/v1/payment_intents/" + intent + "/capture",
-                StripePspClient.encode(form), referenceId), StripeObjects::fromPaymentIntent);
+        return stripe.post(CAPTURE, "/v1/payment_intents/" + intent + "/capture", StripePspClient.encode(form),
+                referenceId, StripeObjects::fromPaymentIntent);
     }
 
     @Override
     public PspPayment voidPayment(String paymentId, String referenceId) {
         String intent = paymentIntentOf(paymentId);
-        return stripe.answer("void", stripe.post("void", "/v1/payment_intents/" + intent + "/cancel", "",
-                referenceId), StripeObjects::fromPaymentIntent);
-    }
-
-    private Reply postSession(Fixed fixed, String reference) {
-        return stripe.post("create", "/v1/checkout/sessions", fixed.form(), reference);
+        return stripe.post(VOID, "/v1/payment_intents/" + intent + "/cancel", "", referenceId,
+                StripeObjects::fromPaymentIntent);
     }
 
     /** The stored form; built now only for an attempt claimed without one (nothing to replay it against). */
@@ -310,7 +316,7 @@ public class StripeProvider implements PaymentProvider {
         query.put("created[lte]", Long.toString(lastSend.plus(LISTING_SLACK).getEpochSecond()));
         query.put("limit", Integer.toString(PAGE));
         query.put("expand[]", "data.payment_intent");
-        return list("list sessions", "/v1/checkout/sessions", query,
+        return list(SESSIONS, query,
                 session -> reference.equals(StripeObjects.depositReference(session)), StripeObjects::fromSession);
     }
 
@@ -322,38 +328,53 @@ public class StripeProvider implements PaymentProvider {
         Map<String, String> query = new LinkedHashMap<>();
         query.put("payment_intent", original.parentPaymentId());
         query.put("limit", Integer.toString(PAGE));
-        return list("list refunds", "/v1/refunds", query,
+        return list("/v1/refunds", query,
                 refund -> original.referenceId().equals(StripeObjects.text(refund.path("metadata"), "referenceId")),
                 StripeObjects::fromRefund);
     }
 
-    private List<PspPayment> list(String operation, String path, Map<String, String> firstPage,
-            Predicate<JsonNode> ours, java.util.function.Function<JsonNode, PspPayment> mapping) {
+    /** One page of a listing: ours among its objects, mapped inside the call so a fault counts as its answer. */
+    private record Page(List<PspPayment> ours, boolean hasMore, String lastId) {
+    }
+
+    private List<PspPayment> list(String path, Map<String, String> firstPage, Predicate<JsonNode> ours,
+            Function<JsonNode, PspPayment> mapping) {
         List<PspPayment> found = new ArrayList<>();
         Map<String, String> query = new LinkedHashMap<>(firstPage);
         for (int page = 0; page < MAX_PAGES; page++) {
-            Reply reply = stripe.get(operation, path, query);
-            JsonNode list;
+            Page read;
             try {
-                list = stripe.answer(operation, reply, body -> body);
+                read = stripe.get(FIND, path, query, body -> page(body, ours, mapping));
             } catch (PspRejected rejected) {
                 // a refused look-up teaches nothing about the payment: still unknown
-                throw new PaymentOutcomeUnknown(operation + " answered HTTP " + rejected.status(), rejected);
+                throw new PaymentOutcomeUnknown("find " + path + " answered HTTP " + rejected.status(), rejected);
             }
-            JsonNode data = list.get("data");
-            if (data == null || !data.isArray()) {
-                throw new PaymentOutcomeUnknown(operation + " answered without a data list");
-            }
-            for (JsonNode object : data.values()) {
-                if (ours.test(object)) {
-                    found.add(stripe.answer(operation, new Reply(200, false, object), mapping));
-                }
-            }
-            if (!list.path("has_more").asBoolean(false) || data.isEmpty()) {
+            found.addAll(read.ours());
+            if (!read.hasMore() || read.lastId() == null) {
                 return found;
             }
-            query.put("starting_after", StripeObjects.text(data.get(data.size() - 1), "id"));
+            query.put("starting_after", read.lastId());
         }
-        throw new PaymentOutcomeUnknown(operation + " has more than " + MAX_PAGES + " pages: nothing proven");
+        throw new PaymentOutcomeUnknown("find " + path + " has more than " + MAX_PAGES + " pages: nothing proven");
+    }
+
+    /** One object of ours that cannot be booked fails the page: a look-up must never miss the real one. */
+    private static Page page(JsonNode list, Predicate<JsonNode> ours, Function<JsonNode, PspPayment> mapping) {
+        JsonNode data = list.get("data");
+        if (data == null || !data.isArray()) {
+            throw new IllegalArgumentException("a list without a data array");
+        }
+        List<PspPayment> found = new ArrayList<>();
+        for (JsonNode object : data.values()) {
+            if (ours.test(object)) {
+                found.add(mapping.apply(object));
+            }
+        }
+        boolean hasMore = list.path("has_more").asBoolean(false);
+        String lastId = data.isEmpty() ? null : StripeObjects.text(data.get(data.size() - 1), "id");
+        if (hasMore && !data.isEmpty() && lastId == null) {
+            throw new IllegalArgumentException("a page with more after it and no id to start the next from");
+        }
+        return new Page(found, hasMore, lastId);
     }
 }

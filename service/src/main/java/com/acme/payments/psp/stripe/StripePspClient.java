@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -21,6 +22,7 @@ import com.acme.payments.common.http.ByteArrayJdkRequestFactory;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
 import com.acme.payments.psp.PaymentPayloadFault;
 import com.acme.payments.psp.PayloadFaultMetrics;
+import com.acme.payments.psp.PspCallMetrics;
 import com.acme.payments.psp.PspRejected;
 
 import tools.jackson.databind.JsonNode;
@@ -38,6 +40,12 @@ import tools.jackson.databind.json.JsonMapper;
  * never a 409 (a request with this key is still executing), a 429 (not executed, try again), or a 400
  * {@code idempotency_error} (the key is Stripe's, the request's fate is not told): those are unknown, like
  * every 5xx and every answer we cannot read.
+ *
+ * <p>Every call is sent, answered and read inside {@link PspCallMetrics#count}, so it is counted in
+ * {@code payments.psp.calls} by the Gateway's rule, from what this classification threw: a refusal
+ * {@code rejected}, a key's trouble or a 429 {@code error} like a 5xx, a timeout {@code timeout}, an object we
+ * cannot book {@code unbookable}. {@code operation} is that counter's vocabulary ({@code create} for a session,
+ * a refund and their replays, {@code find} for a page of a listing).
  */
 final class StripePspClient {
 
@@ -48,12 +56,14 @@ final class StripePspClient {
     private final RestClient rest;
     private final JsonMapper json;
     private final PayloadFaultMetrics faults;
+    private final PspCallMetrics calls;
     private final String apiBase;
 
-    StripePspClient(RestClient.Builder builder, JsonMapper json, PayloadFaultMetrics faults, String apiBase,
-            String apiKey, Duration connectTimeout, Duration readTimeout, String userAgent) {
+    StripePspClient(RestClient.Builder builder, JsonMapper json, PayloadFaultMetrics faults, PspCallMetrics calls,
+            String apiBase, String apiKey, Duration connectTimeout, Duration readTimeout, String userAgent) {
         this.json = json;
         this.faults = faults;
+        this.calls = calls;
         this.apiBase = apiBase.replaceAll("/+$", "");
         // one client, pooled keep-alive connections, no thread per call (see ByteArrayJdkRequestFactory)
         HttpClient http = HttpClient.newBuilder()
@@ -96,18 +106,55 @@ final class StripePspClient {
         }
     }
 
-    /** POST {@code path} with the form body exactly as given, under {@code idempotencyKey}. */
-    Reply post(String operation, String path, String form, String idempotencyKey) {
-        return exchange(operation, rest.post().uri(URI.create(apiBase + path))
-                .header("Idempotency-Key", idempotencyKey)
-                .contentType(MediaType.APPLICATION_FORM_URLENCODED)
-                .body(form.getBytes(StandardCharsets.UTF_8)));
+    /** POST {@code path} with the form body exactly as given, under {@code idempotencyKey}; read by {@link #answer}. */
+    <T> T post(String operation, String path, String form, String idempotencyKey, Function<JsonNode, T> reader) {
+        RestClient.RequestHeadersSpec<?> request = postRequest(path, form, idempotencyKey);
+        return calls.count(operation, () -> answer(operation + " " + path, exchange(operation, path, request), reader));
     }
 
-    /** GET {@code path} with the query parameters in the given order. */
-    Reply get(String operation, String path, Map<String, String> query) {
-        String uri = apiBase + path + (query.isEmpty() ? "" : "?" + encode(query));
-        return exchange(operation, rest.get().uri(URI.create(uri)));
+    /** GET {@code path} with the query parameters in the given order; read by {@link #answer}. */
+    <T> T get(String operation, String path, Map<String, String> query, Function<JsonNode, T> reader) {
+        RestClient.RequestHeadersSpec<?> request = getRequest(path, query);
+        return calls.count(operation, () -> answer(operation + " " + path, exchange(operation, path, request), reader));
+    }
+
+    /** A reconcile's replay: the created object, or Stripe's reply when it was no 2xx (the reconcile reads it). */
+    record Replayed<T>(T value, Reply notCreated) {
+    }
+
+    /**
+     * A reconcile's replay of a create ({@code create}, as it is one): {@link #post}, except that an answer
+     * that is no 2xx is handed back rather than thrown — whether it was stored, or about the key, decides if
+     * the reconcile may replay again — and is counted all the same, as {@link #answer} classifies it. No
+     * answer at all, or a 2xx we cannot read, is thrown as from {@link #post}.
+     */
+    <T> Replayed<T> replay(String path, String form, String idempotencyKey, Function<JsonNode, T> reader) {
+        RestClient.RequestHeadersSpec<?> request = postRequest(path, form, idempotencyKey);
+        AtomicReference<Reply> answered = new AtomicReference<>();
+        try {
+            return new Replayed<>(calls.count(PspCallMetrics.CREATE, () -> {
+                Reply reply = exchange(PspCallMetrics.CREATE, path, request);
+                answered.set(reply);
+                return answer(PspCallMetrics.CREATE + " " + path, reply, reader);
+            }), null);
+        } catch (PspRejected | PaymentOutcomeUnknown notCreated) {
+            Reply reply = answered.get();
+            if (reply == null || reply.ok()) {
+                throw notCreated;
+            }
+            return new Replayed<>(null, reply);
+        }
+    }
+
+    private RestClient.RequestHeadersSpec<?> postRequest(String path, String form, String idempotencyKey) {
+        return rest.post().uri(URI.create(apiBase + path))
+                .header("Idempotency-Key", idempotencyKey)
+                .contentType(MediaType.APPLICATION_FORM_URLENCODED)
+                .body(form.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private RestClient.RequestHeadersSpec<?> getRequest(String path, Map<String, String> query) {
+        return rest.get().uri(URI.create(apiBase + path + (query.isEmpty() ? "" : "?" + encode(query))));
     }
 
     /**
@@ -115,7 +162,7 @@ final class StripePspClient {
      * {@link PspRejected} (its code Stripe's {@code decline_code}, else {@code code}, else {@code type}),
      * anything else as {@link PaymentOutcomeUnknown}; an object we cannot book is unknown too, and counted.
      */
-    <T> T answer(String operation, Reply reply, Function<JsonNode, T> reader) {
+    private <T> T answer(String operation, Reply reply, Function<JsonNode, T> reader) {
         if (reply.ok()) {
             if (reply.body() == null || !reply.body().isObject()) {
                 throw new PaymentOutcomeUnknown(operation + " answered " + reply.status() + " without a JSON object");
@@ -143,7 +190,7 @@ final class StripePspClient {
                 + (reply.aboutTheKey() ? " about its Idempotency-Key" : "") + (reply.replayed() ? " (replayed)" : ""));
     }
 
-    private Reply exchange(String operation, RestClient.RequestHeadersSpec<?> request) {
+    private Reply exchange(String operation, String path, RestClient.RequestHeadersSpec<?> request) {
         try {
             return request.exchange((req, response) -> {
                 int status = response.getStatusCode().value();
@@ -159,7 +206,7 @@ final class StripePspClient {
             }, true);
         } catch (RuntimeException unclassified) {
             // timeouts, resets, truncated or oversized bodies, anything new a library upgrade brings
-            log.warn("stripe {} outcome unknown: {}", operation, unclassified.getClass().getSimpleName());
+            log.warn("stripe {} {} outcome unknown: {}", operation, path, unclassified.getClass().getSimpleName());
             throw new PaymentOutcomeUnknown(operation + " failed: " + unclassified.getClass().getSimpleName(),
                     unclassified);
         }

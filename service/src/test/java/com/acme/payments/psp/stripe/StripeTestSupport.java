@@ -16,9 +16,12 @@ import org.mockito.Mockito;
 import org.springframework.web.client.RestClient;
 
 import com.acme.payments.psp.PayloadFaultMetrics;
+import com.acme.payments.psp.PspCallMetrics;
 import com.acme.payments.psp.PspProperties;
 import com.acme.payments.psp.stripe.StripePspProperties.CaptureMethod;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 /** A StripeProvider against a WireMock stand-in, with a clock the test moves and the send log in memory. */
@@ -33,10 +36,17 @@ final class StripeTestSupport {
 
     static StripeProvider provider(String baseUrl, MovableClock clock, MemorySends sends, Duration lifetime,
             CaptureMethod capture) {
+        return provider(baseUrl, clock, sends, lifetime, capture, new SimpleMeterRegistry());
+    }
+
+    /** The same, its {@code payments.psp.calls} counted in {@code meters}. */
+    static StripeProvider provider(String baseUrl, MovableClock clock, MemorySends sends, Duration lifetime,
+            CaptureMethod capture, MeterRegistry meters) {
         PspProperties psp = new PspProperties(PspProperties.Provider.STRIPE, null, null, null, Duration.ofSeconds(1),
                 READ_TIMEOUT, "acme-payments-test", "https://shop.test/webhooks/psp");
         return new StripeProvider(new StripePspProperties(lifetime, capture), psp, sends, RestClient.builder(),
-                JsonMapper.builder().build(), Mockito.mock(PayloadFaultMetrics.class), clock, "sk_test_123", baseUrl,
+                JsonMapper.builder().build(), Mockito.mock(PayloadFaultMetrics.class),
+                new PspCallMetrics(meters), clock, "sk_test_123", baseUrl,
                 IN_FLIGHT_AGE);
     }
 
