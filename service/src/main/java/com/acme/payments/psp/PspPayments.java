@@ -61,9 +61,14 @@ public final class PspPayments {
     record Reading(PspPayment payment, Optional<PaymentPayloadFault> fault) {
     }
 
-    private static String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
+    /**
+     * A provider object's scalar field as text we can store: null when the object or the field is absent or
+     * null; refused (IllegalArgumentException, a malformed object) when it is not a scalar or holds what
+     * PostgreSQL's {@code text} cannot (NUL, an unpaired surrogate). Shared by every adapter's mapping.
+     */
+    public static String text(JsonNode node, String field) {
+        JsonNode value = node == null ? null : node.get(field);
+        if (value == null || value.isNull() || value.isMissingNode()) {
             return null;
         }
         if (!value.isValueNode()) {

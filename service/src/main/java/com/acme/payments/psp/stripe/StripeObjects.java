@@ -3,10 +3,10 @@ package com.acme.payments.psp.stripe;
 import java.math.BigDecimal;
 import java.util.Locale;
 
-import com.acme.payments.common.web.StorableText;
 import com.acme.payments.psp.PaymentPayloadRules;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PspPayment;
+import com.acme.payments.psp.PspPayments;
 
 import tools.jackson.databind.JsonNode;
 
@@ -266,20 +266,6 @@ public final class StripeObjects {
     }
 
     static String text(JsonNode node, String field) {
-        if (node == null) {
-            return null;
-        }
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull() || value.isMissingNode()) {
-            return null;
-        }
-        if (!value.isValueNode()) {
-            throw new IllegalArgumentException(field + " is not a scalar");
-        }
-        String text = value.asString();
-        if (!StorableText.isStorable(text)) {
-            throw new IllegalArgumentException(field + " contains a NUL character or an unpaired surrogate");
-        }
-        return text;
+        return PspPayments.text(node, field);
     }
 }
