@@ -5,18 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -27,10 +23,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import com.acme.payments.support.Http;
 import com.acme.payments.support.OpsQueries;
-import com.acme.payments.support.TestDatabase;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The artifact we ship, started from the outside (issue 11 item 1): {@code java -jar target/payments-*.jar}
@@ -42,19 +34,17 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class PackagedJarIT {
 
-    private static final Duration START = Duration.ofMinutes(3);
-    private static final Duration FLOW = Duration.ofSeconds(90);
-    private static final Path LOGS = Path.of("target", "packaged-jar");
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Duration START = PackagedJar.START;
+    private static final Path LOGS = PackagedJar.LOGS;
 
     // fresh random secrets: nothing of the test profile or the development launcher
-    private static final String PSP_KEY = secret();
-    private static final String SIGNING_KEY = secret();
-    private static final String SHOP_KEY = secret();
-    private static final String ADMIN_KEY = secret();
-    private static final String SIM_ADMIN = secret();
-    private static final String STRIPE_SECRET = "whsec_" + secret();
-    private static final String STRIPE_KEY = "sk_test_" + secret();
+    private static final String PSP_KEY = PackagedJar.secret();
+    private static final String SIGNING_KEY = PackagedJar.secret();
+    private static final String SHOP_KEY = PackagedJar.secret();
+    private static final String ADMIN_KEY = PackagedJar.secret();
+    private static final String SIM_ADMIN = PackagedJar.secret();
+    private static final String STRIPE_SECRET = "whsec_" + PackagedJar.secret();
+    private static final String STRIPE_KEY = "sk_test_" + PackagedJar.secret();
 
     private static Process simulator;
     private static String simUrl;
@@ -63,15 +53,12 @@ class PackagedJarIT {
     static void startSimulator() throws Exception {
         int port = PackagedJar.freePort();
         simUrl = "http://127.0.0.1:" + port;
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("SERVER_PORT", String.valueOf(port));
+        Map<String, String> env = PackagedJar.simulatorEnv(port, simUrl, SIM_ADMIN);
         env.put("PSPSIM_API_KEY", PSP_KEY);
         env.put("PSPSIM_SIGNING_KEY", SIGNING_KEY);
         env.put("PSPSIM_SIGNATURE_ENCODING", "hex");
-        env.put("PSPSIM_ADMIN_TOKEN", SIM_ADMIN);
-        env.put("PSPSIM_PUBLIC_URL", simUrl);
         simulator = PackagedJar.simulator(env, LOGS.resolve("simulator.log"));
-        awaitUp(simulator, simUrl + "/actuator/health", LOGS.resolve("simulator.log"));
+        PackagedJar.awaitUp(simulator, simUrl + "/actuator/health", LOGS.resolve("simulator.log"));
     }
 
     @AfterAll
@@ -88,7 +75,7 @@ class PackagedJarIT {
         Path log = LOGS.resolve("service.log");
         Process process = PackagedJar.service(productionEnv(port, managementPort), log);
         try {
-            awaitUp(process, management + "/actuator/health", log);
+            PackagedJar.awaitUp(process, management + "/actuator/health", log);
             assertThat(new Http(service).get("/actuator/prometheus").status())
                     .as("the public port serves no actuator").isEqualTo(404);
 
@@ -104,17 +91,11 @@ class PackagedJarIT {
             assertThat(missing).as("metrics the dashboards and alert rules read that the service does not export")
                     .isEmpty();
 
-            assertThat(PackagedJar.terminate(process, Duration.ofSeconds(90))).as("exit code after SIGTERM")
-                    .isEqualTo(0);
+            PackagedJar.assertStopsCleanly(process, log, PSP_KEY, SIGNING_KEY, SHOP_KEY, ADMIN_KEY, STRIPE_SECRET,
+                    STRIPE_KEY);
         } finally {
             PackagedJar.kill(process);
         }
-        List<String> lines = Files.readAllLines(log);
-        assertThat(lines).as("graceful shutdown logged").anyMatch(l -> l.contains("Commencing graceful shutdown"));
-        assertThat(lines).as("graceful shutdown logged").anyMatch(l -> l.contains("Graceful shutdown complete"));
-        assertThat(lines).as("ERROR lines in " + log).noneMatch(PackagedJarIT::isError);
-        assertThat(String.join("\n", lines)).as("no secret in the log")
-                .doesNotContain(PSP_KEY, SIGNING_KEY, SHOP_KEY, ADMIN_KEY, STRIPE_SECRET, STRIPE_KEY);
     }
 
     @ParameterizedTest(name = "without {0}")
@@ -174,26 +155,14 @@ class PackagedJarIT {
 
     /** The contract's variables, as an operator sets them; the actuator on the management port. */
     private static Map<String, String> productionEnv(int port, int managementPort) {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("SPRING_DATASOURCE_URL", TestDatabase.url());
-        env.put("SPRING_DATASOURCE_USERNAME", TestDatabase.user());
-        env.put("SPRING_DATASOURCE_PASSWORD", TestDatabase.password());
+        Map<String, String> env = PackagedJar.serviceEnv(port, managementPort, "http://127.0.0.1:" + port, simUrl,
+                SHOP_KEY, ADMIN_KEY);
         env.put("PSP_API_URL", simUrl);
         env.put("PSP_API_KEY", PSP_KEY);
         env.put("PSP_SIGNING_KEY", SIGNING_KEY);
         env.put("STRIPE_WEBHOOK_SECRET", STRIPE_SECRET);
         env.put("STRIPE_API_KEY", STRIPE_KEY);
         env.put("STRIPE_API_BASE", simUrl + "/no-stripe-here");
-        env.put("SHOP_API_KEYS", SHOP_KEY);
-        env.put("ADMIN_API_KEYS", ADMIN_KEY);
-        env.put("NOTIFY_SINK_URL", simUrl + "/sink/notify");
-        env.put("CONVERSION_SINK_URL", simUrl + "/sink/conversion");
-        env.put("FULFILMENT_SINK_URL", simUrl + "/sink/fulfilment");
-        env.put("APP_PUBLIC_URL", "http://127.0.0.1:" + port);
-        env.put("SHOP_RETURN_URL", simUrl + "/sink/thank-you");
-        env.put("SHOP_RETURN_URL_PREFIXES", simUrl + "/sink/");
-        env.put("SERVER_PORT", String.valueOf(port));
-        env.put("MANAGEMENT_SERVER_PORT", String.valueOf(managementPort));
         return env;
     }
 
@@ -216,74 +185,13 @@ class PackagedJarIT {
         Http.Response paid = new Http(redirect).post("/pay", (String) null);
         assertThat(paid.status()).as("hosted page").isEqualTo(303);
 
-        awaitTrue(() -> "PAID".equals(frontend.get("/api/orders/" + orderRef + "/return").json()
+        PackagedJar.awaitTrue(() -> "PAID".equals(frontend.get("/api/orders/" + orderRef + "/return").json()
                 .path("status").asString()), "order " + orderRef + " PAID");
-        awaitTrue(() -> {
-            JsonNode sink = new Http(simUrl).bearer(SIM_ADMIN).get("/sim/sink").json();
-            for (JsonNode received : sink) {
-                if (received.path("path").asString().equals("/sink/fulfilment")
-                        && received.path("idempotencyKey").asString().endsWith(":order_paid")
-                        && received.path("body").asString().contains(orderRef)) {
-                    return true;
-                }
-            }
-            return false;
-        }, "order_paid of " + orderRef + " at the simulator's sink");
+        PackagedJar.awaitTrue(() -> !PackagedJar.delivered(PackagedJar.sink(simUrl, SIM_ADMIN), "/sink/fulfilment",
+                "order_paid", orderRef).isEmpty(), "order_paid of " + orderRef + " at the simulator's sink");
 
         // a forged Stripe delivery: refused, and its outcome counted (the Stripe panels and alerts read it)
         assertThat(service.header("Stripe-Signature", "t=1,v1=00").post("/webhooks/stripe", "{}").status())
                 .isEqualTo(400);
-    }
-
-    private static boolean isError(String line) {
-        if (line.startsWith("{")) {
-            try {
-                return "ERROR".equals(JSON.readTree(line).path("log.level").asString());
-            } catch (RuntimeException notJson) {
-                return line.contains("ERROR");
-            }
-        }
-        return line.contains("ERROR") || line.contains("Exception");
-    }
-
-    private static void awaitUp(Process process, String healthUrl, Path log) throws InterruptedException {
-        long deadline = System.nanoTime() + START.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new AssertionError("exited with " + process.exitValue() + " during start; see " + log);
-            }
-            try {
-                Http.Response health = new Http(healthUrl).get("");
-                if (health.status() == 200 && "UP".equals(health.json().path("status").asString())) {
-                    return;
-                }
-            } catch (IllegalStateException notYet) {
-                // connection refused while it starts
-            }
-            Thread.sleep(500);
-        }
-        throw new AssertionError(healthUrl + " not UP within " + START + "; see " + log);
-    }
-
-    private static void awaitTrue(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + FLOW.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-        throw new AssertionError(what + " not seen within " + FLOW);
-    }
-
-    private static String secret() {
-        byte[] bytes = new byte[16];
-        new SecureRandom().nextBytes(bytes);
-        return HexFormat.of().formatHex(bytes);
     }
 }
