@@ -6,14 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
 
+import com.acme.payments.psp.PaymentProvider;
+import com.acme.payments.psp.stripe.StripeProvider;
 import com.acme.payments.support.TestDatabase;
 
 /**
@@ -35,6 +40,58 @@ class MissingSettingsIntegrationTests {
         assertRefusedNaming(variable, settings, output);
     }
 
+    /** With Stripe as the PSP its two secrets are required (and the Gateway's three are not: below). */
+    @ParameterizedTest(name = "PSP_PROVIDER=stripe without {0}")
+    @CsvSource({ "STRIPE_API_KEY, stripe.api-key", "STRIPE_WEBHOOK_SECRET, stripe.webhook-secret" })
+    void stripeAsThePspRefusesToStartWithoutItsSecrets(String variable, String property, CapturedOutput output) {
+        Map<String, Object> settings = stripeSettings();
+        settings.remove(property);
+        assertRefusedNaming(variable, settings, output);
+    }
+
+    /** Billing alone keeps the Stripe settings optional: the Gateway as the PSP needs none of them. */
+    @Test
+    void theGatewayAsThePspStartsWithoutAnyStripeSetting(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(PaymentsApplication.class)
+                .run(args(gatewaySettings()))) {
+            assertThat(context.getBean(PaymentProvider.class)).isNotInstanceOf(StripeProvider.class);
+        }
+        assertThat(output.getAll()).doesNotContain("super-secret");
+    }
+
+    @Test
+    void stripeAsThePspStartsWithoutTheGatewaysSettings(CapturedOutput output) {
+        String[] args = args(stripeSettings());
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(PaymentsApplication.class).run(args)) {
+            assertThat(context.getBean(PaymentProvider.class)).isInstanceOf(StripeProvider.class);
+        }
+        assertThat(output.getAll()).doesNotContain("super-secret");
+    }
+
+    /** The contract's bounds of the session lifetime hold for the whole start, not only for the record. */
+    @ParameterizedTest(name = "PSP_PROVIDER=stripe with session-lifetime={0}")
+    @ValueSource(strings = { "59m", "25h" })
+    void stripeAsThePspRefusesASessionLifetimeOutsideItsBounds(String lifetime, CapturedOutput output) {
+        Map<String, Object> settings = stripeSettings();
+        settings.put("payments.stripe.session-lifetime", lifetime);
+        assertThatThrownBy(() -> new SpringApplicationBuilder(PaymentsApplication.class).run(args(settings)))
+                .hasRootCauseInstanceOf(BindValidationException.class);
+        assertThat(output.getAll()).contains("payments.stripe.session-lifetime").doesNotContain("super-secret");
+    }
+
+    /** Every required setting present with Stripe as the PSP, and none of the Gateway's three. */
+    private static Map<String, Object> stripeSettings() {
+        Map<String, Object> settings = gatewaySettings();
+        settings.remove("payments.psp.api-url");
+        settings.remove("payments.psp.api-key");
+        settings.remove("payments.psp.signing-key");
+        settings.put("payments.psp.provider", "stripe");
+        settings.put("stripe.api-key", "sk_test_super-secret");
+        settings.put("stripe.webhook-secret", "whsec_super-secret");
+        settings.put("stripe.api-base", "http://127.0.0.1:9"); // nothing here may reach Stripe
+        return settings;
+    }
+
     private static Map<String, Object> gatewaySettings() {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("spring.datasource.url", TestDatabase.url());
@@ -53,11 +110,15 @@ class MissingSettingsIntegrationTests {
     }
 
     private static void assertRefusedNaming(String variable, Map<String, Object> settings, CapturedOutput output) {
-        String[] args = settings.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+        String[] args = args(settings);
         assertThatThrownBy(() -> new SpringApplicationBuilder(PaymentsApplication.class).run(args))
                 .hasRootCauseInstanceOf(BindValidationException.class);
         assertThat(output.getAll()).contains("Description:\n\n" + variable + " is not set\n")
                 .contains("Set the environment variable " + variable + " and start again.")
                 .doesNotContain("super-secret");
+    }
+
+    private static String[] args(Map<String, Object> settings) {
+        return settings.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
     }
 }

@@ -10,6 +10,8 @@ public final class RequiredSetting {
     public static final String PSP_API_URL = "PSP_API_URL is not set";
     public static final String PSP_API_KEY = "PSP_API_KEY is not set";
     public static final String PSP_SIGNING_KEY = "PSP_SIGNING_KEY is not set";
+    public static final String STRIPE_API_KEY = "STRIPE_API_KEY is not set";
+    public static final String STRIPE_WEBHOOK_SECRET = "STRIPE_WEBHOOK_SECRET is not set";
     public static final String SHOP_API_KEYS = "SHOP_API_KEYS is not set";
     public static final String ADMIN_API_KEYS = "ADMIN_API_KEYS is not set";
     public static final String APP_PUBLIC_URL = "APP_PUBLIC_URL is not set";

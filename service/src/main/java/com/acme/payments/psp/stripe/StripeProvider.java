@@ -20,6 +20,7 @@ import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
@@ -58,9 +59,9 @@ import tools.jackson.databind.json.JsonMapper;
  * sessions created around the claim instead; a listing taken past {@code payments.sweep.in-flight-age} after
  * the last send that finds none proves nothing was created (docs/stripe-psp.md).
  *
- * <p>Its settings are read by name ({@code stripe.api-key}, {@code stripe.api-base}) rather than through
- * billing's {@code StripeProperties}: the {@code stripe} package routes PSP webhooks to {@code psp}, and a
- * dependency back would be a cycle.
+ * <p>Its settings are read from this package ({@link StripeRequiredSettings} for {@code stripe.api-key},
+ * {@code stripe.api-base} by name) rather than through billing's {@code StripeProperties}: the {@code stripe}
+ * package routes PSP webhooks to {@code psp}, and a dependency back would be a cycle.
  */
 @Component
 @ConditionalOnProperty(prefix = "payments.psp", name = "provider", havingValue = "stripe")
@@ -83,12 +84,23 @@ public class StripeProvider implements PaymentProvider {
     private final Clock clock;
     private final Duration inFlightAge;
 
+    /**
+     * The key comes from {@link StripeRequiredSettings}, so a missing {@code STRIPE_API_KEY} (or
+     * {@code STRIPE_WEBHOOK_SECRET}) has failed the start with its one line before this adapter is built.
+     */
+    @Autowired
     StripeProvider(StripePspProperties properties, PspProperties psp, StripeSendStore sends,
             RestClient.Builder builder, JsonMapper json, PayloadFaultMetrics faults, PspCallMetrics calls, Clock clock,
-            @Value("${stripe.api-key:}") String apiKey,
+            StripeRequiredSettings required,
             @Value("${stripe.api-base:https://api.stripe.com}") String apiBase,
             @Value("${payments.sweep.in-flight-age:5m}") Duration inFlightAge) {
-        if (apiKey == null || apiKey.isBlank()) {
+        this(properties, psp, sends, builder, json, faults, calls, clock, required.apiKey(), apiBase, inFlightAge);
+    }
+
+    StripeProvider(StripePspProperties properties, PspProperties psp, StripeSendStore sends,
+            RestClient.Builder builder, JsonMapper json, PayloadFaultMetrics faults, PspCallMetrics calls, Clock clock,
+            String apiKey, String apiBase, Duration inFlightAge) {
+        if (apiKey == null || apiKey.isBlank()) { // only a direct construction gets here without one
             throw new IllegalStateException("STRIPE_API_KEY is not set (required with PSP_PROVIDER=stripe)");
         }
         this.properties = properties;
