@@ -28,7 +28,7 @@ import com.acme.payments.common.config.RequiredSetting;
 @Validated
 @ConfigurationProperties("stripe")
 @ConditionalOnProperty(prefix = "payments.psp", name = "provider", havingValue = "stripe")
-public record StripeRequiredSettings(@NotBlank(message = RequiredSetting.STRIPE_API_KEY) String apiKey,
+record StripeRequiredSettings(@NotBlank(message = RequiredSetting.STRIPE_API_KEY) String apiKey,
         @NotBlank(message = RequiredSetting.STRIPE_WEBHOOK_SECRET) String webhookSecret) {
 
     @Override
