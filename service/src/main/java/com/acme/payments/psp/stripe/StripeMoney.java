@@ -12,41 +12,57 @@ import com.acme.payments.common.money.Amounts;
 /**
  * Major ↔ minor units by Stripe's own currency table (docs.stripe.com/currencies), not by
  * {@code java.util.Currency}: the two differ (MGA has two ISO digits but is zero-decimal at Stripe; ISK
- * has none but is sent as a two-decimal value ending in 00). Our API keeps major-unit decimals; an
+ * and UGX have none but are sent as a two-decimal value ending in 00). Our API keeps major-unit decimals; an
  * amount Stripe cannot take exactly, or below the minimum charge Stripe lists for its currency, is
  * refused before anything is sent ({@link #refusal}), never rounded.
  */
 public final class StripeMoney {
 
-    /** Stripe's zero-decimal currencies: the minor amount is the major amount. */
+    /**
+     * Stripe's zero-decimal currencies: the minor amount is the major amount. Stripe's list also names UGX,
+     * but its special cases for charges say to send UGX as a two-decimal value ending in 00: the more
+     * specific rule wins ({@link #WHOLE_TWO_DECIMAL}), else every UGX charge would be a hundredth of the order.
+     */
     static final Set<String> ZERO_DECIMAL = Set.of("BIF", "CLP", "DJF", "GNF", "JPY", "KMF", "KRW", "MGA", "PYG",
-            "RWF", "UGX", "VND", "VUV", "XAF", "XOF", "XPF");
+            "RWF", "VND", "VUV", "XAF", "XOF", "XPF");
     /** Stripe's three-decimal currencies: ×1000, and only multiples of 10 (the last digit must be 0). */
     static final Set<String> THREE_DECIMAL = Set.of("BHD", "JOD", "KWD", "OMR", "TND");
     /**
-     * Special case: effectively zero-decimal, but sent as a two-decimal value whose decimals are always 00
-     * (5 ISK = 500). HUF and TWD are special only for payouts: their charges are plain two-decimal.
+     * Special cases: effectively zero-decimal, but sent as a two-decimal value whose decimals are always 00
+     * (5 ISK = 500, 5 UGX = 500). HUF and TWD are special only for payouts: their charges are plain two-decimal.
      */
-    static final Set<String> WHOLE_TWO_DECIMAL = Set.of("ISK");
+    static final Set<String> WHOLE_TWO_DECIMAL = Set.of("ISK", "UGX");
 
-    /** Stripe's minimum charge amounts, in major units, for the currencies it lists one for. */
+    /**
+     * Stripe's minimum charge amounts, in major units, for the currencies it lists one for (its current list:
+     * ARS, COP, IDR, ILS, KRW, PHP, RUB and ZAR joined it; BGN left it when the euro replaced the lev).
+     */
     static final Map<String, BigDecimal> MINIMUM_CHARGE = Map.ofEntries(
             Map.entry("USD", new BigDecimal("0.50")), Map.entry("AED", new BigDecimal("2.00")),
-            Map.entry("AUD", new BigDecimal("0.50")), Map.entry("BGN", new BigDecimal("1.00")),
+            Map.entry("ARS", new BigDecimal("0.50")), Map.entry("AUD", new BigDecimal("0.50")),
             Map.entry("BRL", new BigDecimal("0.50")), Map.entry("CAD", new BigDecimal("0.50")),
-            Map.entry("CHF", new BigDecimal("0.50")), Map.entry("CZK", new BigDecimal("15.00")),
-            Map.entry("DKK", new BigDecimal("2.50")), Map.entry("EUR", new BigDecimal("0.50")),
-            Map.entry("GBP", new BigDecimal("0.30")), Map.entry("HKD", new BigDecimal("4.00")),
-            Map.entry("HUF", new BigDecimal("175.00")), Map.entry("INR", new BigDecimal("0.50")),
-            Map.entry("JPY", new BigDecimal("50")), Map.entry("MXN", new BigDecimal("10")),
+            Map.entry("CHF", new BigDecimal("0.50")), Map.entry("COP", new BigDecimal("0.50")),
+            Map.entry("CZK", new BigDecimal("15.00")), Map.entry("DKK", new BigDecimal("2.50")),
+            Map.entry("EUR", new BigDecimal("0.50")), Map.entry("GBP", new BigDecimal("0.30")),
+            Map.entry("HKD", new BigDecimal("4.00")), Map.entry("HUF", new BigDecimal("175.00")),
+            Map.entry("IDR", new BigDecimal("0.50")), Map.entry("ILS", new BigDecimal("0.50")),
+            Map.entry("INR", new BigDecimal("0.50")), Map.entry("JPY", new BigDecimal("50")),
+            Map.entry("KRW", new BigDecimal("50")), Map.entry("MXN", new BigDecimal("10")),
             Map.entry("MYR", new BigDecimal("2")), Map.entry("NOK", new BigDecimal("3.00")),
-            Map.entry("NZD", new BigDecimal("0.50")), Map.entry("PLN", new BigDecimal("2.00")),
-            Map.entry("RON", new BigDecimal("2.00")), Map.entry("SEK", new BigDecimal("3.00")),
-            Map.entry("SGD", new BigDecimal("0.50")), Map.entry("THB", new BigDecimal("10")));
+            Map.entry("NZD", new BigDecimal("0.50")), Map.entry("PHP", new BigDecimal("0.50")),
+            Map.entry("PLN", new BigDecimal("2.00")), Map.entry("RON", new BigDecimal("2.00")),
+            Map.entry("RUB", new BigDecimal("0.50")), Map.entry("SEK", new BigDecimal("3.00")),
+            Map.entry("SGD", new BigDecimal("0.50")), Map.entry("THB", new BigDecimal("10")),
+            Map.entry("ZAR", new BigDecimal("0.50")));
 
-    /** Stripe's amount field takes at most eight digits (twelve for IDR). */
+    /**
+     * The most minor units Stripe's amount field takes whatever the payment method: eight digits, except
+     * twelve for IDR, ten for COP and nine for INR (cards allow more, but a Checkout Session may be paid
+     * another way).
+     */
     static final long MAX_MINOR = 99_999_999L;
-    static final long MAX_MINOR_IDR = 999_999_999_999L;
+    static final Map<String, Long> MAX_MINOR_BY_CURRENCY = Map.of("IDR", 999_999_999_999L, "COP", 9_999_999_999L,
+            "INR", 999_999_999L);
 
     private StripeMoney() {
     }
@@ -122,7 +138,7 @@ public final class StripeMoney {
         if (WHOLE_TWO_DECIMAL.contains(code) && amount.stripTrailingZeros().scale() > 0) {
             return Optional.of(code + " at Stripe takes only whole units; " + amount.toPlainString() + " is not one");
         }
-        long max = "IDR".equals(code) ? MAX_MINOR_IDR : MAX_MINOR;
+        long max = MAX_MINOR_BY_CURRENCY.getOrDefault(code, MAX_MINOR);
         if (minor.compareTo(BigDecimal.valueOf(max)) > 0) {
             return Optional.of(amount.toPlainString() + " " + code + " is above the largest amount Stripe takes");
         }
