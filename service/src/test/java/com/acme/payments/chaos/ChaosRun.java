@@ -17,8 +17,16 @@ final class ChaosRun {
     private ChaosRun() {
     }
 
-    /** Runs and returns the printed summary; the result says whether every invariant held. */
+    /** Runs against the simulator's Gateway API and returns the printed summary. */
     static Outcome run(ChaosSettings settings) throws Exception {
+        return run(settings, new GatewayPsp());
+    }
+
+    /**
+     * Runs against the given surface of the simulator and returns the printed summary; the result says
+     * whether every invariant held.
+     */
+    static Outcome run(ChaosSettings settings, ChaosPsp psp) throws Exception {
         Path logDir = Path.of("target", "chaos");
         Files.createDirectories(logDir);
         // this run's logs only: the invariants read the relays' takeover lines from them
@@ -32,42 +40,39 @@ final class ChaosRun {
         String database = TestDatabaseName.ownServer()
                 .map(pg -> "own PostgreSQL on port " + pg.port() + " (stopped and started mid-load)")
                 .orElse("the shared test PostgreSQL (no outage: it is not ours to stop)");
-        try (ChaosSimulator sim = new ChaosSimulator();
-                ServiceProcesses services = new ServiceProcesses(settings.instances(), sim.url, logDir)) {
+        int[] ports = ServiceProcesses.freePorts(settings.instances());
+        try (ChaosSimulator sim = new ChaosSimulator(psp.simulatorProperties("http://localhost:" + ports[0]));
+                ServiceProcesses services = new ServiceProcesses(ports, sim.url, psp, logDir)) {
             for (int i = 0; i < services.count(); i++) {
                 services.start(i, ServiceProcesses.START_WITHIN);
             }
             long up = System.nanoTime();
             ServiceClient client = new ServiceClient(services);
-            Workload workload = new Workload(client, sim, settings.seed());
-            FaultInjector faults = new FaultInjector(settings, services, sim);
+            Workload workload = new Workload(client, psp.page(sim), settings.seed());
+            FaultInjector faults = new FaultInjector(settings, services, sim, psp);
             DowngradeMonitor monitor = new DowngradeMonitor();
             monitor.start();
-            StripeWorkload stripe = new StripeWorkload(new ServiceClient(services), settings.seed(), workload.tally(),
-                    faults.tally(), (from, to) -> faults.outage().map(o -> o.during(from, to)).orElse(false));
+            ChaosPsp.Extras extras = psp.extras(settings, services, sim, workload, faults);
             workload.start(settings.shoppers());
-            ExitsWorkload exits = new ExitsWorkload(new ServiceClient(services), sim, settings.seed(), workload.tally());
-            exits.start(1);
-            stripe.start(settings.stripeSenders());
+            extras.start();
             faults.start();
             Thread.sleep(settings.duration().toMillis());
             workload.stop();
-            exits.stop();
-            stripe.stopCreating();
+            extras.stop();
             long workloadEnded = System.nanoTime();
             faults.stop();
-            stripe.finish(settings.settleTimeout());
+            extras.finish(settings.settleTimeout());
 
-            Invariants.Result result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe, exits, client);
+            Invariants.Result result = extras.check(monitor.downgrades(), faults.kills(), client);
             long deadline = System.nanoTime() + settings.settleTimeout().toNanos();
             int quietRounds = 0;
             while (System.nanoTime() < deadline && quietRounds < 2) {
                 Thread.sleep(2000);
-                result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe, exits, client);
+                result = extras.check(monitor.downgrades(), faults.kills(), client);
                 quietRounds = result.unsettled() == 0 ? quietRounds + 1 : 0;
             }
             monitor.stop();
-            result = Invariants.check(sim, monitor.downgrades(), faults.kills(), stripe, exits, client);
+            result = extras.check(monitor.downgrades(), faults.kills(), client);
             List<Invariants.Check> checks = result.checks();
             faults.outage().ifPresent(outage -> checks.add(outage.check()));
             long ended = System.nanoTime();
@@ -96,7 +101,7 @@ final class ChaosRun {
             Files.writeString(logDir.resolve("summary-" + settings.seed() + ".txt"), summary);
             if (!result.ok()) {
                 // the evidence, before the database is dropped and the simulator stopped
-                keepEvidence(sim, logDir, settings.seed());
+                keepEvidence(sim, psp, logDir, settings.seed());
             }
             return new Outcome(result.ok(), summary);
         } finally {
@@ -105,9 +110,12 @@ final class ChaosRun {
     }
 
     /** The simulator's records and the database of a red run, next to the instance logs. */
-    private static void keepEvidence(ChaosSimulator sim, Path logDir, long seed) throws java.io.IOException {
-        Files.writeString(logDir.resolve("sim-payments-" + seed + ".json"), sim.payments().toString());
-        Files.writeString(logDir.resolve("sim-webhooks-" + seed + ".json"), sim.webhooks().toString());
+    private static void keepEvidence(ChaosSimulator sim, ChaosPsp psp, Path logDir, long seed)
+            throws java.io.IOException {
+        for (var records : psp.evidence(sim).entrySet()) {
+            Files.writeString(logDir.resolve("sim-" + records.getKey() + "-" + seed + ".json"),
+                    records.getValue().toString());
+        }
         Files.writeString(logDir.resolve("sim-sink-" + seed + ".json"), sim.sink().toString());
         TestDatabaseName.dumpTo(logDir.resolve("db-" + seed + ".sql").toAbsolutePath());
         System.out.println("chaos: evidence kept in " + logDir.toAbsolutePath() + " (sim-*-" + seed + ".json, db-" + seed

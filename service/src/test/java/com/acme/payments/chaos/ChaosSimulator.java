@@ -32,7 +32,8 @@ final class ChaosSimulator implements AutoCloseable {
     private final ConfigurableApplicationContext context;
     final String url;
 
-    ChaosSimulator() {
+    /** {@code surface}: the settings of the surface the run uses ({@link ChaosPsp#simulatorProperties}). */
+    ChaosSimulator(Map<String, Object> surface) {
         Map<String, Object> properties = new java.util.HashMap<>(Map.of(
                 "pspsim.api-key", API_KEY,
                 "pspsim.signing-key", SIGNING_KEY,
@@ -44,6 +45,7 @@ final class ChaosSimulator implements AutoCloseable {
                 "pspsim.webhook-threads", "8",
                 "logging.level.com.acme.pspsim", "WARN"));
         SINK_SECRETS.forEach((sink, secret) -> properties.put("pspsim.sink-secrets." + sink, secret));
+        properties.putAll(surface);
         this.context = PspSimulatorApplication.start(0, properties);
         this.url = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
     }
@@ -90,6 +92,16 @@ final class ChaosSimulator implements AutoCloseable {
     int click(String paymentId, String button) {
         return send(HttpRequest.newBuilder(URI.create(url + "/hosted/" + paymentId + "/" + button))
                 .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.noBody())).statusCode();
+    }
+
+    /** A Stripe admin hook ({@code POST /sim/stripe/<path>}); returns the status. */
+    int stripe(String path, String body) {
+        return admin("POST", "/sim/stripe/" + path, body).statusCode();
+    }
+
+    /** Every Stripe object of a kind: {@code sessions}, {@code payment_intents}, {@code refunds}, {@code events}, {@code webhooks}. */
+    JsonNode stripeRecords(String kind) {
+        return JSON.readTree(admin("GET", "/sim/stripe/" + kind, null).body());
     }
 
     private HttpResponse<String> admin(String method, String path, String body) {

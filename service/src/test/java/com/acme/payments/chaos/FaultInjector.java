@@ -11,51 +11,15 @@ import java.util.Random;
 /**
  * The faults, each on its own thread with its own seeded random: SIGKILL of a service instance and a
  * restart on the same port; PostgreSQL connections terminated at random; full PostgreSQL outages (the
- * run's own server stopped and started, {@link PostgresOutage}); PSP faults from the simulator's menu,
- * each rule for the next matching call(s). A new fault is one more loop here.
+ * run's own server stopped and started, {@link PostgresOutage}); PSP faults from the menu of the surface
+ * the run uses ({@link ChaosPsp#fault}), each rule for the next matching call(s). A new fault is one more loop here.
  */
 final class FaultInjector {
-
-    /** {operation, fault, extra JSON fields}: the simulator's menu. */
-    private static final String[][] MENU = {
-            {"create", "timeout", ""},
-            {"create", "error-after", ""},
-            {"create", "error-before", ""},
-            {"create", "html", ""},
-            {"create", "truncated", ""},
-            {"create", "reset", ""},
-            {"create", "invisible", "\"delayMs\":%d"},
-            {"create", "reset,invisible", "\"delayMs\":%d"},
-            {"create", "timeout,invisible", "\"delayMs\":%d"},
-            {"create", "error-after,invisible", "\"delayMs\":%d"},
-            {"create", "webhook-before-response", ""},
-            {"create", "latency", "\"delayMs\":%d"},
-            {"find", "timeout", ""},
-            {"find", "error-before", ""},
-            {"find", "truncated", ""},
-            {"get", "reset", ""},
-            {"get", "html", ""},
-            {"get", "error-before", ""},
-            {"get", "corrupt-answer", "\"field\":\"currency\",\"value\":\"EURO\""},
-            {"find", "corrupt-answer", "\"field\":\"amount\",\"value\":\"-1.00\""},
-            {"capture", "timeout", ""},
-            {"capture", "error-after", ""},
-            {"capture", "error-before", ""},
-            {"void", "reset", ""},
-            {"void", "error-after", ""},
-            {"webhook", "webhook-twice", ""},
-            {"webhook", "webhook-late", "\"delayMs\":%d"},
-            {"webhook", "webhook-out-of-order", ""},
-            {"webhook", "webhook-never", ""},
-            {"webhook", "webhook-before-response", ""},
-            {"sink", "error-before", ""},
-            {"sink", "reset", ""},
-            {"sink", "latency", "\"delayMs\":300"},
-    };
 
     private final ChaosSettings settings;
     private final ServiceProcesses services;
     private final ChaosSimulator sim;
+    private final ChaosPsp psp;
     private final Tally tally = new Tally();
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     private final List<Thread> threads = new ArrayList<>();
@@ -63,10 +27,11 @@ final class FaultInjector {
 
     private final java.util.Optional<PostgresOutage> outage;
 
-    FaultInjector(ChaosSettings settings, ServiceProcesses services, ChaosSimulator sim) {
+    FaultInjector(ChaosSettings settings, ServiceProcesses services, ChaosSimulator sim, ChaosPsp psp) {
         this.settings = settings;
         this.services = services;
         this.sim = sim;
+        this.psp = psp;
         this.outage = TestDatabaseName.ownServer().map(server -> new PostgresOutage(server, services, tally));
     }
 
@@ -160,18 +125,9 @@ final class FaultInjector {
 
     private void pspFaultLoop(Random random) {
         while (sleepAbout(random, settings.faultEvery())) {
-            String[] entry = MENU[random.nextInt(MENU.length)];
-            StringBuilder rule = new StringBuilder("{\"operation\":\"").append(entry[0])
-                    .append("\",\"fault\":\"").append(entry[1]).append("\",\"times\":1");
-            if (!entry[2].isEmpty()) {
-                rule.append(',').append(entry[2].formatted(1000 + random.nextInt(6000)));
-            }
-            if (entry[0].equals("create") && random.nextDouble() < 0.35) {
-                rule.append(",\"paymentType\":\"REFUND\"");
-            }
-            rule.append('}');
+            ChaosPsp.Fault fault = psp.fault(random);
             try {
-                tally.add((sim.addFaults(rule.toString()) ? "psp." : "psp-refused.") + entry[0] + "." + entry[1]);
+                tally.add((sim.addFaults(fault.rule()) ? "psp." : "psp-refused.") + fault.name());
             } catch (RuntimeException e) {
                 tally.add("psp-fault-error");
             }

@@ -57,17 +57,84 @@ final class Invariants {
         }
     }
 
-    private record OrderRow(long id, String ref, String status, BigDecimal paid, BigDecimal refunded, String paymentId,
+    record OrderRow(long id, String ref, String status, BigDecimal paid, BigDecimal refunded, String paymentId,
             String detail) {
     }
 
-    private record AttemptRow(long id, long orderId, String reference, String state, String detail) {
+    record AttemptRow(long id, long orderId, String reference, String state, String detail) {
     }
 
-    private record RefundRow(long orderId, String key, String reference, BigDecimal amount, String state) {
+    record RefundRow(long orderId, String key, String reference, BigDecimal amount, String state) {
     }
 
     private Invariants() {
+    }
+
+    /** Our side after the run: the rows the invariants of either surface read. */
+    record Db(Map<Long, OrderRow> orders, List<AttemptRow> attempts, List<RefundRow> refunds,
+            List<String> openOperations, long operationCount, Map<String, String> outbox,
+            Map<String, Integer> failedCalls, long unprocessedReceipts) {
+
+        static Db read() throws SQLException {
+            Map<Long, OrderRow> orders = new TreeMap<>();
+            List<AttemptRow> attempts = new ArrayList<>();
+            List<RefundRow> refunds = new ArrayList<>();
+            List<String> openOperations = new ArrayList<>();
+            Map<String, String> outbox = new HashMap<>();
+            Map<String, Integer> failedCalls = new HashMap<>();
+            long operationCount;
+            long unprocessedReceipts;
+            try (Connection c = TestDatabaseName.connect(); Statement s = c.createStatement()) {
+                try (ResultSet rs = s.executeQuery("""
+                        SELECT id, order_ref, status, paid_amount, refunded_amount, psp_payment_id,
+                               concat_ws('/', id, psp_payment_id, to_char(updated_at, 'HH24:MI:SS.MS'),
+                                         to_char(last_polled_at, 'HH24:MI:SS.MS')) FROM orders""")) {
+                    while (rs.next()) {
+                        orders.put(rs.getLong(1), new OrderRow(rs.getLong(1), rs.getString(2), rs.getString(3),
+                                rs.getBigDecimal(4), rs.getBigDecimal(5), rs.getString(6), rs.getString(7)));
+                    }
+                }
+                try (ResultSet rs = s.executeQuery("""
+                        SELECT id, order_id, reference_id, state, concat_ws('/', psp_payment_id, failure_reason, error_code,
+                               lease_version, to_char(updated_at, 'HH24:MI:SS.MS')) FROM psp_attempt ORDER BY id""")) {
+                    while (rs.next()) {
+                        attempts.add(new AttemptRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                                rs.getString(5)));
+                    }
+                }
+                try (ResultSet rs = s.executeQuery(
+                        "SELECT order_id, refund_key, reference_id, amount, state FROM psp_refund_attempt")) {
+                    while (rs.next()) {
+                        refunds.add(new RefundRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getBigDecimal(4),
+                                rs.getString(5)));
+                    }
+                }
+                try (ResultSet rs = s.executeQuery("""
+                        SELECT kind || ' ' || state || ' ' || psp_payment_id FROM psp_payment_operation
+                         WHERE state IN ('IN_FLIGHT', 'UNKNOWN')""")) {
+                    while (rs.next()) {
+                        openOperations.add(rs.getString(1));
+                    }
+                }
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM psp_payment_operation")) {
+                    rs.next();
+                    operationCount = rs.getLong(1);
+                }
+                try (ResultSet rs = s.executeQuery("SELECT idempotency_key, state, attempts FROM outbox")) {
+                    while (rs.next()) {
+                        failedCalls.merge(rs.getString(1), rs.getInt(3), Integer::sum);
+                        outbox.merge(rs.getString(1), rs.getString(2),
+                                (a, b) -> a.equals("delivered") && b.equals("delivered") ? a : a + "+" + b);
+                    }
+                }
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM psp_webhook_event WHERE processed_at IS NULL")) {
+                    rs.next();
+                    unprocessedReceipts = rs.getLong(1);
+                }
+            }
+            return new Db(orders, attempts, refunds, openOperations, operationCount, outbox, failedCalls,
+                    unprocessedReceipts);
+        }
     }
 
     static Result check(ChaosSimulator sim, List<String> downgrades, List<java.time.Instant> kills,
@@ -85,62 +152,10 @@ final class Invariants {
         }
         JsonNode counts = simPayments.path("createCounts");
 
-        Map<Long, OrderRow> orders = new TreeMap<>();
-        List<AttemptRow> attempts = new ArrayList<>();
-        List<RefundRow> refunds = new ArrayList<>();
-        List<String> openOperations = new ArrayList<>();
-        Map<String, String> outbox = new HashMap<>();
-        Map<String, Integer> failedCalls = new HashMap<>();
-        long operationCount;
-        long unprocessedReceipts;
-        try (Connection c = TestDatabaseName.connect(); Statement s = c.createStatement()) {
-            try (ResultSet rs = s.executeQuery("""
-                    SELECT id, order_ref, status, paid_amount, refunded_amount, psp_payment_id,
-                           concat_ws('/', id, psp_payment_id, to_char(updated_at, 'HH24:MI:SS.MS'),
-                                     to_char(last_polled_at, 'HH24:MI:SS.MS')) FROM orders""")) {
-                while (rs.next()) {
-                    orders.put(rs.getLong(1), new OrderRow(rs.getLong(1), rs.getString(2), rs.getString(3),
-                            rs.getBigDecimal(4), rs.getBigDecimal(5), rs.getString(6), rs.getString(7)));
-                }
-            }
-            try (ResultSet rs = s.executeQuery("""
-                    SELECT id, order_id, reference_id, state, concat_ws('/', psp_payment_id, failure_reason, error_code,
-                           lease_version, to_char(updated_at, 'HH24:MI:SS.MS')) FROM psp_attempt ORDER BY id""")) {
-                while (rs.next()) {
-                    attempts.add(new AttemptRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5)));
-                }
-            }
-            try (ResultSet rs = s.executeQuery(
-                    "SELECT order_id, refund_key, reference_id, amount, state FROM psp_refund_attempt")) {
-                while (rs.next()) {
-                    refunds.add(new RefundRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getBigDecimal(4),
-                            rs.getString(5)));
-                }
-            }
-            try (ResultSet rs = s.executeQuery("""
-                    SELECT kind || ' ' || state || ' ' || psp_payment_id FROM psp_payment_operation
-                     WHERE state IN ('IN_FLIGHT', 'UNKNOWN')""")) {
-                while (rs.next()) {
-                    openOperations.add(rs.getString(1));
-                }
-            }
-            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM psp_payment_operation")) {
-                rs.next();
-                operationCount = rs.getLong(1);
-            }
-            try (ResultSet rs = s.executeQuery("SELECT idempotency_key, state, attempts FROM outbox")) {
-                while (rs.next()) {
-                    failedCalls.merge(rs.getString(1), rs.getInt(3), Integer::sum);
-                    outbox.merge(rs.getString(1), rs.getString(2),
-                            (a, b) -> a.equals("delivered") && b.equals("delivered") ? a : a + "+" + b);
-                }
-            }
-            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM psp_webhook_event WHERE processed_at IS NULL")) {
-                rs.next();
-                unprocessedReceipts = rs.getLong(1);
-            }
-        }
+        Db db = Db.read();
+        Map<Long, OrderRow> orders = db.orders();
+        List<AttemptRow> attempts = db.attempts();
+        List<RefundRow> refunds = db.refunds();
 
         List<Check> checks = new ArrayList<>();
         Map<String, Long> facts = new TreeMap<>();
@@ -174,21 +189,6 @@ final class Invariants {
             oneRefund.check(created <= 1, r.key() + " created " + created);
         }
         checks.add(oneRefund);
-
-        Check refunded = new Check("refunded_amount = DONE refunds + open reservations <= paid_amount");
-        Map<Long, BigDecimal> reserved = new HashMap<>();
-        for (RefundRow r : refunds) {
-            if (!r.state().equals("FAILED") && r.key() != null) { // a second charge's refund (no key) reserves the charge
-                reserved.merge(r.orderId(), r.amount(), BigDecimal::add);
-            }
-        }
-        for (OrderRow o : orders.values()) {
-            BigDecimal expected = reserved.getOrDefault(o.id(), BigDecimal.ZERO);
-            BigDecimal paid = o.paid() == null ? BigDecimal.ZERO : o.paid();
-            refunded.check(o.refunded().compareTo(expected) == 0 && o.refunded().compareTo(paid) <= 0,
-                    o.ref() + " refunded " + o.refunded() + " expected " + expected + " paid " + paid);
-        }
-        checks.add(refunded);
 
         Check refundsAtPsp = new Check("settled: each refund's state agrees with the PSP's refund");
         for (RefundRow r : refunds) {
@@ -225,10 +225,10 @@ final class Invariants {
             unknownAtPsp += isOpen && created.isEmpty() ? 1 : 0;
             hiddenAtPsp += isOpen && !created.isEmpty() && !shown ? 1 : 0;
         }
-        for (String operation : openOperations) {
+        for (String operation : db.openOperations()) {
             open.check(false, "operation " + operation);
         }
-        open.checked += operationCount - openOperations.size();
+        open.checked += db.operationCount() - db.openOperations().size();
         checks.add(open);
         facts.put("open attempts/refunds the PSP never saw (503 before create; stay UNKNOWN by design)", unknownAtPsp);
         facts.put("open attempts/refunds the PSP still hides from look-ups (no webhook yet: not knowable)",
@@ -269,6 +269,43 @@ final class Invariants {
         }
         checks.add(agrees);
         facts.put("orders whose latest attempt never reached the PSP", skipped);
+
+        common(db, sink, downgrades, kills, checks, facts);
+
+        ExitsInvariants.check(simPayments, webhooks, checks, facts);
+        FinalTruthsInvariants.check(exits.log, client, simPayments, webhooks, sink, seen, checks, facts);
+        StripeInvariants.check(stripe, checks, facts);
+
+        facts.put("PSP payments (simulator)", (long) simPayments.path("payments").size());
+        facts.put("webhook deliveries attempted (simulator)", (long) webhooks.size());
+        return new Result(checks, facts);
+    }
+
+    /**
+     * The invariants of our side that hold whatever the PSP: the refund reservation, no downgrade, every
+     * effect delivered once and signed; and the counts of the summary.
+     */
+    static void common(Db db, JsonNode sink, List<String> downgrades, List<java.time.Instant> kills, List<Check> checks,
+            Map<String, Long> facts) {
+        Map<Long, OrderRow> orders = db.orders();
+        List<AttemptRow> attempts = db.attempts();
+        List<RefundRow> refunds = db.refunds();
+        Map<String, String> outbox = db.outbox();
+        Map<String, Integer> failedCalls = db.failedCalls();
+        Check refunded = new Check("refunded_amount = DONE refunds + open reservations <= paid_amount");
+        Map<Long, BigDecimal> reserved = new HashMap<>();
+        for (RefundRow r : refunds) {
+            if (!r.state().equals("FAILED") && r.key() != null) { // a second charge's refund (no key) reserves the charge
+                reserved.merge(r.orderId(), r.amount(), BigDecimal::add);
+            }
+        }
+        for (OrderRow o : orders.values()) {
+            BigDecimal expected = reserved.getOrDefault(o.id(), BigDecimal.ZERO);
+            BigDecimal paid = o.paid() == null ? BigDecimal.ZERO : o.paid();
+            refunded.check(o.refunded().compareTo(expected) == 0 && o.refunded().compareTo(paid) <= 0,
+                    o.ref() + " refunded " + o.refunded() + " expected " + expected + " paid " + paid);
+        }
+        checks.add(refunded);
 
         Check noDowngrade = new Check("no order downgraded (status sampled every 250 ms)");
         noDowngrade.checked = orders.size();
@@ -346,19 +383,13 @@ final class Invariants {
         }
         checks.add(signed);
 
-        ExitsInvariants.check(simPayments, webhooks, checks, facts);
-        FinalTruthsInvariants.check(exits.log, client, simPayments, webhooks, sink, seen, checks, facts);
-        StripeInvariants.check(stripe, checks, facts);
-
         facts.put("orders", (long) orders.size());
         facts.put("checkout attempts", (long) attempts.size());
         facts.put("refund keys", (long) refunds.size());
-        facts.put("capture/void operations", operationCount);
-        facts.put("PSP payments (simulator)", (long) simPayments.path("payments").size());
-        facts.put("webhook deliveries attempted (simulator)", (long) webhooks.size());
+        facts.put("capture/void operations", db.operationCount());
         facts.put("outbox effects", (long) outbox.size());
         facts.put("sink receptions", (long) sink.size());
-        facts.put("inbox receipts still unprocessed", unprocessedReceipts);
+        facts.put("inbox receipts still unprocessed", db.unprocessedReceipts());
         for (OrderRow o : orders.values()) {
             facts.merge("orders " + o.status(), 1L, Long::sum);
         }
@@ -368,7 +399,6 @@ final class Invariants {
         for (RefundRow r : refunds) {
             facts.merge("refunds " + r.state(), 1L, Long::sum);
         }
-        return new Result(checks, facts);
     }
 
     /**

@@ -34,21 +34,29 @@ final class ServiceProcesses implements AutoCloseable {
 
     private final Path logDir;
     private final String simUrl;
+    private final ChaosPsp psp;
     private final int[] ports;
     private final Process[] processes;
     private final int[] starts;
     private final Thread hook = new Thread(this::killAll, "chaos-kill-services");
 
-    ServiceProcesses(int count, String simUrl, Path logDir) {
+    /** {@code ports} from {@link #freePorts}, chosen before the simulator starts (it may send to one of them). */
+    ServiceProcesses(int[] ports, String simUrl, ChaosPsp psp, Path logDir) {
         this.logDir = logDir;
         this.simUrl = simUrl;
-        this.ports = new int[count];
-        this.processes = new Process[count];
-        this.starts = new int[count];
+        this.psp = psp;
+        this.ports = ports.clone();
+        this.processes = new Process[ports.length];
+        this.starts = new int[ports.length];
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    static int[] freePorts(int count) {
+        int[] ports = new int[count];
         for (int i = 0; i < count; i++) {
             ports[i] = freePort();
         }
-        Runtime.getRuntime().addShutdownHook(hook);
+        return ports;
     }
 
     int count() {
@@ -150,9 +158,7 @@ final class ServiceProcesses implements AutoCloseable {
         p.put("spring.datasource.password", TestDatabaseName.password());
         p.put("spring.datasource.hikari.maximum-pool-size", "6");
         p.put("spring.datasource.hikari.connection-timeout", "3000");
-        p.put("payments.psp.api-url", simUrl);
-        p.put("payments.psp.api-key", ChaosSimulator.API_KEY);
-        p.put("payments.psp.signing-key", ChaosSimulator.SIGNING_KEY);
+        p.putAll(psp.serviceProperties(instance, url(instance), simUrl));
         p.put("payments.psp.connect-timeout", "1s");
         p.put("payments.psp.read-timeout", "2s");
         // each instance gives the PSP its own address for webhooks: a killed instance misses its webhooks
@@ -184,8 +190,6 @@ final class ServiceProcesses implements AutoCloseable {
         p.put("payments.gauges.refresh", "5s");
         // a claim left processing by a killed worker is taken over after this
         p.put("stripe.claim-expiry", "5s");
-        // the Stripe API (GET /v1/invoice_payments, linking a refunded charge to its invoice): a stand-in
-        p.put("stripe.api-base", StripeApiStandIn.baseUrl());
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",

@@ -13,23 +13,24 @@ import com.acme.payments.chaos.ServiceClient.Answer;
 
 /**
  * Shoppers, each a thread with its own seeded random: create an order, check out (often with a
- * double-click on two instances), press pay / decline / authorize on the hosted page (or nothing), come
- * back, capture or void an authorization, retry after a decline, and refund with fresh keys, replayed
+ * double-click on two instances), pay / decline / authorize on the PSP's hosted page ({@link HostedPage}:
+ * the Gateway's or Stripe's) or leave it open, come back, capture or void an authorization, retry after a
+ * decline, and refund with fresh keys, replayed
  * keys, keys sent to two instances at once and keys reused for another amount.
  * Every answer is tolerated — the verdict comes from the invariants, not from the answers.
  */
 final class Workload {
 
     private final ServiceClient client;
-    private final ChaosSimulator sim;
+    private final HostedPage page;
     private final long seed;
     private final Tally tally = new Tally();
     private final AtomicInteger orderNumber = new AtomicInteger();
     private final Loops loops = new Loops("chaos-double-click");
 
-    Workload(ServiceClient client, ChaosSimulator sim, long seed) {
+    Workload(ServiceClient client, HostedPage page, long seed) {
         this.client = client;
-        this.sim = sim;
+        this.page = page;
         this.seed = seed;
     }
 
@@ -72,26 +73,24 @@ final class Workload {
             if (paymentId == null) {
                 return;
             }
-            double dice = random.nextDouble();
-            String button = dice < 0.55 ? "pay" : dice < 0.75 ? "authorize" : dice < 0.92 ? "decline" : null;
-            if (button == null) {
+            HostedPage.Click click = page.choose(random);
+            if (click == null) {
                 tally.add("hosted.left-open");
                 return;
             }
-            int clicked = sim.click(paymentId, button);
-            tally.add("hosted." + button + (clicked == 303 ? "" : ".refused-" + clicked));
+            tally.add("hosted." + click.button() + page.press(paymentId, click, random));
             if (random.nextBoolean()) {
                 anyInstance(random, "GET", "/api/orders/" + orderRef + "/return", ServiceClient.SHOP_KEY, null, null);
                 tally.add("return");
             }
-            if (button.equals("decline")) {
+            if (click.effect() == HostedPage.Effect.DECLINE) {
                 if (random.nextDouble() < 0.6) {
                     tally.add("checkout.retry-after-decline");
                     continue;
                 }
                 return;
             }
-            if (button.equals("authorize")) {
+            if (click.effect() == HostedPage.Effect.AUTHORIZE) {
                 double next = random.nextDouble();
                 if (next < 0.45) {
                     captureOrVoid(random, orderRef, "capture");
