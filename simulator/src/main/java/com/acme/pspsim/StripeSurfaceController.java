@@ -75,12 +75,28 @@ class StripeSurfaceController {
     }
 
     @GetMapping("/checkout/sessions/{id}")
-    ResponseEntity<byte[]> getSession(@PathVariable String id, HttpServletResponse response) {
+    ResponseEntity<byte[]> getSession(@PathVariable String id, HttpServletRequest request,
+            HttpServletResponse response) {
         StripeSession known = book.session(id).orElse(null);
+        boolean expand = expands(StripeForm.parse(request.getQueryString()), "payment_intent");
         return get("stripe-session-get", known == null ? Set.of(id) : subjects(known), response,
-                () -> book.locked(b -> b.session(id).map(StripeSession::view)
+                () -> book.locked(b -> b.session(id).map(s -> view(b, s, expand))
                         .orElseThrow(() -> StripeError.noSuch("checkout.session", "session", id))),
                 true);
+    }
+
+    /** Whether {@code expand[]} names {@code field} (Stripe's expandable fields: the object in place of its id). */
+    private static boolean expands(StripeForm query, String field) {
+        return query.keys().stream().anyMatch(k -> k.startsWith("expand[") && field.equals(query.get(k)));
+    }
+
+    /** The session, with its PaymentIntent object in place of the id when expanded; under the book's lock. */
+    private static Map<String, Object> view(StripeBook b, StripeSession s, boolean expandIntent) {
+        Map<String, Object> view = s.view();
+        if (expandIntent && s.paymentIntent != null) {
+            b.intent(s.paymentIntent).ifPresent(intent -> view.put("payment_intent", intent.view()));
+        }
+        return view;
     }
 
     @GetMapping("/checkout/sessions")
@@ -111,8 +127,9 @@ class StripeSurfaceController {
             List<StripeSession> page = all.subList(from, Math.min(to, from + limit));
             boolean more = before != null ? from > 0 : from + page.size() < to;
             List<Map<String, Object>> data = new ArrayList<>();
+            boolean expand = expands(query, "data.payment_intent");
             book.locked(b -> {
-                page.forEach(s -> data.add(s.view()));
+                page.forEach(s -> data.add(view(b, s, expand)));
                 return null;
             });
             Map<String, Object> list = new LinkedHashMap<>();

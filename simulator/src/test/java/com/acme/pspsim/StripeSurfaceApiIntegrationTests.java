@@ -298,6 +298,21 @@ class StripeSurfaceApiIntegrationTests {
     }
 
     @Test
+    void expandPaymentIntentAnswersTheSessionsPaymentIntentInPlaceOfItsId() {
+        // the service reads a session with expand[]=payment_intent: only the PaymentIntent tells a manual
+        // capture's authorization (the session completes unpaid) from a delayed payment still under way
+        String id = create(ref(), 2000, true).path("id").asString();
+        String pi = pay(id, "pay").path("payment_intent").asString();
+        JsonNode read = stripe.ok(stripe.get("/v1/checkout/sessions/" + id + "?expand%5B%5D=payment_intent"));
+        assertThat(read.path("payment_intent").path("id").asString()).isEqualTo(pi);
+        assertThat(read.path("payment_intent").path("status").asString()).isEqualTo("requires_capture");
+        JsonNode listed = stripe.ok(stripe.get("/v1/checkout/sessions?expand%5B%5D=data.payment_intent"));
+        assertThat(listed.path("data").get(0).path("payment_intent").path("status").asString())
+                .isEqualTo("requires_capture");
+        assertThat(stripe.session(id).path("payment_intent").asString()).isEqualTo(pi);
+    }
+
+    @Test
     void cancelOfAnAuthorizationVoidsItButNotAPaymentIntentOfAnOpenSession() {
         String id = create(ref(), 2000, true).path("id").asString();
         String pi = pay(id, "pay").path("payment_intent").asString();
