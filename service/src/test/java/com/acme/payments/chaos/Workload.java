@@ -15,8 +15,8 @@ import com.acme.payments.chaos.ServiceClient.Answer;
  * Shoppers, each a thread with its own seeded random: create an order, check out (often with a
  * double-click on two instances), pay / decline / authorize on the PSP's hosted page ({@link HostedPage}:
  * the Gateway's or Stripe's) or leave it open, come back, capture or void an authorization, retry after a
- * decline, and refund with fresh keys, replayed
- * keys, keys sent to two instances at once and keys reused for another amount.
+ * decline, and refund with fresh keys, replayed keys, keys sent to two instances at once and keys reused
+ * for another amount.
  * Every answer is tolerated — the verdict comes from the invariants, not from the answers.
  */
 final class Workload {
