@@ -208,6 +208,40 @@ class StripeSurfaceController {
         });
     }
 
+    /**
+     * {@code GET /v1/refunds}: newest first, {@code payment_intent}, {@code limit} (1–100, default 10),
+     * {@code starting_after}; the service's reconcile of an ambiguous refund create lists these. Faults of
+     * {@code stripe-refund-get} apply (the refund look-ups).
+     */
+    @GetMapping("/refunds")
+    ResponseEntity<byte[]> listRefunds(HttpServletRequest request, HttpServletResponse response) {
+        StripeForm query = StripeForm.parse(request.getQueryString());
+        only(query, "payment_intent", "limit", "starting_after", "expand");
+        Long limitParam = query.integer("limit");
+        int limit = limitParam == null ? 10 : (int) Math.max(1, Math.min(MAX_LIMIT, limitParam));
+        String intent = query.get("payment_intent");
+        String after = query.get("starting_after");
+        return get("stripe-refund-get", intent == null ? Set.of() : intentSubjects(intent), response,
+                () -> book.locked(b -> {
+                    List<StripeRefund> all = new ArrayList<>(intent == null ? b.refunds() : b.refundsOf(intent));
+                    java.util.Collections.reverse(all); // the book keeps them in creation order
+                    int from = 0;
+                    if (after != null) {
+                        from = all.stream().map(r -> r.id).toList().indexOf(after) + 1;
+                        if (from == 0) {
+                            throw StripeError.invalid("starting_after", "No such refund: '" + after + "'");
+                        }
+                    }
+                    List<StripeRefund> page = all.subList(from, Math.min(all.size(), from + limit));
+                    Map<String, Object> list = new LinkedHashMap<>();
+                    list.put("object", "list");
+                    list.put("data", page.stream().map(StripeRefund::view).toList());
+                    list.put("has_more", from + page.size() < all.size());
+                    list.put("url", "/v1/refunds");
+                    return list;
+                }), false);
+    }
+
     @GetMapping("/refunds/{id}")
     ResponseEntity<byte[]> getRefund(@PathVariable String id, HttpServletResponse response) {
         StripeRefund known = book.refund(id).orElse(null);

@@ -332,6 +332,28 @@ class StripeSurfaceApiIntegrationTests {
     }
 
     @Test
+    void theRefundsOfAPaymentIntentAreListedNewestFirstAndPaged() {
+        // the service's reconcile of an ambiguous refund create lists GET /v1/refunds?payment_intent=…
+        String pi = pay(create(ref(), 3000, false).path("id").asString(), "pay").path("payment_intent").asString();
+        String other = pay(create(ref(), 3000, false).path("id").asString(), "pay").path("payment_intent").asString();
+        for (int i = 1; i <= 3; i++) {
+            stripe.ok(stripe.post("/v1/refunds", "payment_intent=" + pi + "&amount=100&metadata[referenceId]=lr-" + i,
+                    "lr-" + i));
+        }
+        stripe.ok(stripe.post("/v1/refunds", "payment_intent=" + other + "&amount=100", "lr-other"));
+        JsonNode first = stripe.ok(stripe.get("/v1/refunds?payment_intent=" + pi + "&limit=2"));
+        assertThat(first.path("object").asString()).isEqualTo("list");
+        assertThat(first.path("url").asString()).isEqualTo("/v1/refunds");
+        assertThat(first.path("has_more").asBoolean()).isTrue();
+        assertThat(first.path("data").findValuesAsString("referenceId")).containsExactly("lr-3", "lr-2");
+        String last = first.path("data").get(1).path("id").asString();
+        JsonNode second = stripe.ok(stripe.get("/v1/refunds?payment_intent=" + pi + "&limit=2&starting_after=" + last));
+        assertThat(second.path("has_more").asBoolean()).isFalse();
+        assertThat(second.path("data").findValuesAsString("referenceId")).containsExactly("lr-1");
+        assertThat(stripe.ok(stripe.get("/v1/refunds")).path("data").size()).isEqualTo(4);
+    }
+
+    @Test
     void aRefundIsPendingThenSucceeds() {
         String id = create(ref(), 3000, false).path("id").asString();
         String pi = pay(id, "pay").path("payment_intent").asString();
