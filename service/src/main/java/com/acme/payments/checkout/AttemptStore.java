@@ -84,6 +84,11 @@ public class AttemptStore extends SweptStore<Attempt> {
             UPDATE psp_attempt SET psp_payment_id = :paymentId, updated_at = now()
              WHERE id = :id AND psp_payment_id IS NULL
             """;
+    /** Compare-and-set on the id the caller read: a concurrent move (or any other id meanwhile) matches nothing. */
+    private static final String SUPERSEDE_PAYMENT = """
+            UPDATE psp_attempt SET psp_payment_id = :paymentId, updated_at = now()
+             WHERE id = :id AND psp_payment_id = :provisionalId
+            """;
     /** Read after LINK_PAYMENT wrote nothing: the attempt's id is this payment's (true) or another's (false). */
     private static final String LINKED_TO = """
             SELECT psp_payment_id IS NOT DISTINCT FROM :paymentId FROM psp_attempt WHERE id = :id
@@ -257,6 +262,17 @@ public class AttemptStore extends SweptStore<Attempt> {
         boolean same = jdbc.sql(LINKED_TO).param("id", id).param("paymentId", paymentId).query(Boolean.class)
                 .optional().orElseThrow(() -> new IllegalStateException("psp_attempt " + id + " is gone"));
         return same ? Link.ALREADY_LINKED : Link.LINKED_TO_ANOTHER;
+    }
+
+    /**
+     * Replaces the attempt's payment id {@code provisionalId} (as the caller read it) by {@code paymentId}, in
+     * any state. False when the attempt no longer holds {@code provisionalId}: someone moved it first, or it
+     * holds another id.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    boolean supersedePayment(long id, String provisionalId, String paymentId) {
+        return single(jdbc.sql(SUPERSEDE_PAYMENT).param("id", id).param("provisionalId", provisionalId)
+                .param("paymentId", paymentId).update());
     }
 
     /** What {@link #linkPayment} found. */

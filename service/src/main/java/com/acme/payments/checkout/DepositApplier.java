@@ -91,12 +91,18 @@ public class DepositApplier {
         if (state.isFailure() && contradictsThePayingPayment(attempt, payment)) {
             return new Settled(null, Applied.CONTRADICTED);
         }
+        boolean superseded = supersedesTheAttemptsId(attempt, payment)
+                && attempts.supersedePayment(attempt.id(), attempt.pspPaymentId(), payment.id());
+        if (superseded) {
+            log.debug("attempt payment id superseded, referenceId={} payment={} (was {})", attempt.referenceId(),
+                    payment.id(), attempt.pspPaymentId());
+        }
         Attempt settled = (state.isFailure()
                 ? attempts.markFailed(attempt.id(), AttemptStore.FailureReason.DECLINED, payment.id(),
                         payment.errorCode(), payment.errorMessage())
                 : attempts.promoteReady(attempt.id(), payment.id(), payment.redirectUrl())).orElse(null);
-        // a closed attempt's payment, found by id next time
-        if (settled == null && payment.id() != null
+        // a closed attempt's payment, found by id next time (a superseded id is this payment's already)
+        if (settled == null && !superseded && payment.id() != null
                 && attempts.linkPayment(attempt.id(), payment.id()) == AttemptStore.Link.LINKED_TO_ANOTHER) {
             // the PSP reports a second payment under this attempt's reference: the attempt keeps its first;
             // the order below books this one only if it is its own (a COMPLETED one is a second charge)
@@ -104,6 +110,18 @@ public class DepositApplier {
                     attempt.referenceId(), payment.id(), state, attempt.pspPaymentId());
         }
         return new Settled(settled, moveOrder(attempt, payment));
+    }
+
+    /**
+     * The provider's lasting id for the attempt's one payment, while the attempt still holds the provisional
+     * id the provider gave before the payment existed (PspPayment#supersedesProvisional): the attempt takes
+     * the lasting id, once, so the id finds it and a later report of this payment is not taken for a second
+     * payment under its reference. Never where a reference may carry several payments: there the attempt
+     * keeps its first and a second id is warned about below.
+     */
+    private static boolean supersedesTheAttemptsId(Attempt attempt, PspPayment payment) {
+        return payment.supersedesProvisional() && payment.id() != null && attempt.pspPaymentId() != null
+                && !attempt.pspPaymentId().equals(payment.id());
     }
 
     private Applied moveOrder(Attempt attempt, PspPayment payment) {

@@ -30,11 +30,17 @@ class DepositUpdateHandler implements PaymentUpdateHandler {
         return payment.paymentType() == null || "DEPOSIT".equalsIgnoreCase(payment.paymentType());
     }
 
+    /**
+     * A payment that {@linkplain PspPayment#supersedesProvisional() supersedes a provisional id} is its
+     * reference's one payment, so its attempt is the reference's: one look-up, where the id would find nothing
+     * while the attempt still holds the provisional one.
+     */
     @Override
     public Applied apply(PspPayment payment) {
-        return attempts.findForPayment(payment.id(), payment.referenceId())
-                .map(attempt -> applier.apply(attempt, payment))
-                .orElse(Applied.UNMATCHED);
+        Optional<Attempt> attempt = payment.supersedesProvisional() && payment.referenceId() != null
+                ? attempts.findByReference(payment.referenceId())
+                : attempts.findForPayment(payment.id(), payment.referenceId());
+        return attempt.map(found -> applier.apply(found, payment)).orElse(Applied.UNMATCHED);
     }
 
     @Override

@@ -22,6 +22,16 @@ import tools.jackson.databind.JsonNode;
  * {@code metadata[referenceId]} for a refund. A session's {@code id} is the session's ({@code cs_…})
  * until its PaymentIntent is known, then the PaymentIntent's ({@code pi_…}): the payment the order
  * books is the PaymentIntent, and a webhook about the PaymentIntent names only that.
+ *
+ * <p>A PaymentIntent id, from a session or a PaymentIntent, {@linkplain PspPayment#supersedesProvisional()
+ * supersedes} the session id the attempt of its reference may still hold; a session id never does. For a
+ * session that names its PaymentIntent both ids are at hand; a PaymentIntent does not name its session, and
+ * its {@code metadata[attempt]} is enough: the attempt's reference is the session create's Idempotency-Key,
+ * never replaced by a new key, so the attempt has one session; a payment-mode session has one PaymentIntent
+ * (a failed try leaves it in {@code requires_payment_method} for the next); and {@code metadata[attempt]}
+ * reaches a PaymentIntent only through that session's {@code payment_intent_data}. The PaymentIntent of
+ * {@code metadata[attempt]=R} is therefore the one payment of R's one session. The order already books a
+ * PaymentIntent by that reference alone, so the attempt's id trusts nothing the order does not.
  */
 public final class StripeObjects {
 
@@ -79,7 +89,7 @@ public final class StripeObjects {
         PspPayment read = session(session);
         return new PspPayment(read.id(), read.referenceId(), read.paymentType(), PaymentState.DECLINED.name(),
                 read.amount(), read.currency(), read.redirectUrl(), "async_payment_failed",
-                "the delayed payment method failed", read.parentPaymentId());
+                "the delayed payment method failed", read.parentPaymentId(), read.supersedesProvisional());
     }
 
     /**
@@ -111,8 +121,9 @@ public final class StripeObjects {
             errorMessage = intentErrorMessage(expanded);
         }
         BigDecimal amount = minorToMajor(session, "amount_total", currency);
+        // with its PaymentIntent known, the session is reported as that: the id the session's stood in for
         return new PspPayment(intentId != null ? intentId : sessionId, depositReference(session), DEPOSIT,
-                state.name(), amount, currency, text(session, "url"), errorCode, errorMessage, null);
+                state.name(), amount, currency, text(session, "url"), errorCode, errorMessage, null, intentId != null);
     }
 
     /** A PaymentIntent (ours carry {@code metadata[attempt]}). */
@@ -133,7 +144,7 @@ public final class StripeObjects {
         }
         return new PspPayment(id, text(intent.path("metadata"), "attempt"), DEPOSIT, state.name(), amount,
                 currency, null, state.isFailure() ? intentErrorCode(intent) : null,
-                state.isFailure() ? intentErrorMessage(intent) : null, null);
+                state.isFailure() ? intentErrorMessage(intent) : null, null, true);
     }
 
     /** A Refund: ours carry {@code metadata[referenceId]}; its parent is the PaymentIntent. */

@@ -67,6 +67,20 @@ class StripeObjectsTests {
     }
 
     @Test
+    @DisplayName("a PaymentIntent's id supersedes the session id the attempt holds, read from the session or the PaymentIntent; a session id and a refund never")
+    void onlyAPaymentIntentSupersedesTheProvisionalSessionId() {
+        assertThat(StripeObjects.fromJson(json(session("complete", "paid", "'pi_123'"))).supersedesProvisional()).isTrue();
+        assertThat(StripeObjects.fromJson(json(session("complete", "unpaid", "'pi_123'"))).supersedesProvisional()).isTrue();
+        assertThat(StripeObjects.asyncPaymentFailed(json(session("complete", "unpaid", "'pi_123'"))).supersedesProvisional())
+                .isTrue();
+        assertThat(StripeObjects.fromJson(json(intent("canceled", ""))).supersedesProvisional())
+                .as("by its metadata[attempt]: the attempt's one session's one PaymentIntent").isTrue();
+        assertThat(StripeObjects.fromJson(json(session("open", "unpaid", "null"))).supersedesProvisional()).isFalse();
+        assertThat(StripeObjects.fromJson(json(session("expired", "unpaid", "null"))).supersedesProvisional()).isFalse();
+        assertThat(StripeObjects.fromJson(json(refund("succeeded", null))).supersedesProvisional()).isFalse();
+    }
+
+    @Test
     @DisplayName("an expired session is CANCELLED with a reason")
     void expiredSession() {
         PspPayment payment = StripeObjects.fromJson(json(session("expired", "unpaid", "null")));

@@ -24,6 +24,7 @@ import org.springframework.test.context.TestPropertySource;
 import com.acme.payments.stripe.StripeFixtures;
 import com.acme.payments.stripe.StripeIntegrationTest;
 import com.acme.payments.support.Http.Response;
+import com.acme.payments.support.LogCapture;
 import com.acme.payments.support.Shop;
 
 import tools.jackson.databind.JsonNode;
@@ -86,6 +87,13 @@ class StripePaymentWebhookIntegrationTests extends StripeIntegrationTest {
                 .query(String.class).single();
     }
 
+    String attemptPayment(String attempt) {
+        return jdbc.sql("SELECT psp_payment_id FROM psp_attempt WHERE reference_id = :r").param("r", attempt)
+                .query(String.class).single();
+    }
+
+    static final String SECOND_PAYMENT = "second payment for one attempt";
+
     long billingRows(String paymentIntentId) {
         return jdbc.sql("""
                 SELECT (SELECT count(*) FROM billing_purchase WHERE payment_intent_id = :pi)
@@ -142,6 +150,62 @@ class StripePaymentWebhookIntegrationTests extends StripeIntegrationTest {
         assertThat(order(c.orderRef()).path("pspPaymentId").asString()).isEqualTo(c.paymentIntentId());
         assertThat(outboxRows("order_paid", c.orderRef())).isEqualTo(1);
         assertThat(outboxRows("duplicate_charge", c.orderRef())).isZero();
+    }
+
+    @Test
+    @DisplayName("checkout.session.completed moves the attempt from the session id to the PaymentIntent's, once; no second-payment warning")
+    void sessionCompletedMovesTheAttemptToThePaymentIntent() {
+        CheckedOut c = checkedOut("11.00");
+        assertThat(attemptPayment(c.attempt())).isEqualTo(c.sessionId());
+        try (LogCapture logs = new LogCapture("com.acme.payments.checkout")) {
+            received(deliver(event(id("evt"), "checkout.session.completed", paid(c, 1100))));
+            received(deliver(event(id("evt"), "payment_intent.succeeded", intent(c, "succeeded", 1100))));
+            assertThat(logs.any(SECOND_PAYMENT)).isFalse();
+        }
+        assertThat(attemptPayment(c.attempt())).isEqualTo(c.paymentIntentId());
+        assertThat(outboxRows("order_paid", c.orderRef())).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("payment_intent.succeeded, then the session (completed twice): the attempt names the PaymentIntent, paid once, no warning")
+    void paymentIntentFirstThenTheSessionNamesThePaymentIntent() {
+        CheckedOut c = checkedOut("13.00");
+        try (LogCapture logs = new LogCapture("com.acme.payments.checkout")) {
+            received(deliver(event(id("evt"), "payment_intent.succeeded", intent(c, "succeeded", 1300))));
+            assertThat(attemptPayment(c.attempt())).as("the reference is enough").isEqualTo(c.paymentIntentId());
+            received(deliver(event(id("evt"), "checkout.session.completed", paid(c, 1300))));
+            received(deliver(event(id("evt"), "checkout.session.completed", paid(c, 1300))));
+            assertThat(logs.any(SECOND_PAYMENT)).isFalse();
+        }
+        assertThat(attemptPayment(c.attempt())).isEqualTo(c.paymentIntentId());
+        assertThat(status(c.orderRef())).isEqualTo("PAID");
+        assertThat(outboxRows("order_paid", c.orderRef())).isEqualTo(1);
+        assertThat(outboxRows("duplicate_charge", c.orderRef())).isZero();
+    }
+
+    @Test
+    @DisplayName("a void of a PaymentIntent authorized by its own event, then payment_intent.canceled: no second-payment warning")
+    void voidOfAnAuthorizedPaymentIntentIsNoSecondPayment() {
+        CheckedOut c = checkedOut("45.00");
+        String capturable = paymentIntent(c.paymentIntentId(), c.attempt(), c.orderRef(), "requires_capture", 4500,
+                "manual");
+        String canceled = paymentIntent(c.paymentIntentId(), c.attempt(), c.orderRef(), "canceled", 4500, "manual");
+        try (LogCapture logs = new LogCapture("com.acme.payments.checkout")) {
+            received(deliver(event(id("evt"), "payment_intent.amount_capturable_updated", capturable)));
+            assertThat(status(c.orderRef())).isEqualTo("AUTHORIZED");
+            psp.stubFor(post(urlPathEqualTo("/v1/payment_intents/" + c.paymentIntentId() + "/cancel"))
+                    .willReturn(okJson(canceled)));
+            Response voided = http().bearer(Shop.ADMIN_KEY).post("/api/orders/" + c.orderRef() + "/void", (String) null);
+            assertThat(voided.status()).as(voided.body()).isLessThan(300);
+            received(deliver(event(id("evt"), "payment_intent.canceled", canceled)));
+            // the session's own events arriving after it all
+            received(deliver(event(id("evt"), "checkout.session.completed", session(c.sessionId(),
+                    c.paymentIntentId(), c.attempt(), c.orderRef(), "complete", "unpaid", 4500))));
+            assertThat(logs.any(SECOND_PAYMENT)).isFalse();
+        }
+        assertThat(attemptPayment(c.attempt())).isEqualTo(c.paymentIntentId());
+        assertThat(attemptState(c.attempt())).isEqualTo("FAILED");
+        assertThat(status(c.orderRef())).isNotIn("AUTHORIZED", "PAID");
     }
 
     @Test
