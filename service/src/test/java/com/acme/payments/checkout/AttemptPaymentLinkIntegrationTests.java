@@ -58,4 +58,35 @@ class AttemptPaymentLinkIntegrationTests extends IntegrationTest {
         assertThat(linkedPayment(reference)).as("the attempt keeps its first payment").isEqualTo(first);
         assertThat(shop.order(order.orderRef()).json().path("status").asString()).isNotEqualTo("PAID");
     }
+
+    @Test
+    @DisplayName("Gateway: a second payment COMPLETED under a declined attempt's reference, after the retry paid, is warned about and a duplicate charge; the attempt keeps its first")
+    void secondCompletedPaymentUnderOneReferenceIsADuplicateCharge() {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder("16.00", "EUR");
+        String first = "pay-l3-" + order.orderRef();
+        psp.stubFor(createCall().willReturn(created(first, "DECLINED", "16.00", "EUR")));
+        assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(422);
+        String reference = jdbc.sql("""
+                SELECT a.reference_id FROM psp_attempt a JOIN orders o ON o.id = a.order_id WHERE o.order_ref = :ref""")
+                .param("ref", order.orderRef()).query(String.class).single();
+        String retry = "pay-l4-" + order.orderRef();
+        psp.stubFor(createCall().willReturn(created(retry, "COMPLETED", "16.00", "EUR")));
+        assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(200);
+        String second = "pay-l5-" + order.orderRef();
+
+        try (LogCapture logs = new LogCapture("com.acme.payments.checkout")) {
+            Response other = shop.webhook(payment(second, reference, "DEPOSIT", "COMPLETED", "16.00", "EUR"));
+            assertThat(other.status()).as(other.body()).isEqualTo(200);
+            assertThat(other.json().path("status").asString()).isEqualTo("duplicate_charge");
+            assertThat(logs.first("second payment for one attempt").message())
+                    .contains("payment=" + second, "attempt keeps payment=" + first);
+        }
+        assertThat(linkedPayment(reference)).as("the attempt keeps its first payment").isEqualTo(first);
+        assertThat(jdbc.sql("SELECT count(*) FROM outbox WHERE kind = 'duplicate_charge' AND idempotency_key LIKE :k")
+                .param("k", second + "%").query(Long.class).single()).isEqualTo(1);
+        var view = shop.order(order.orderRef()).json();
+        assertThat(view.path("status").asString()).isEqualTo("PAID");
+        assertThat(view.path("pspPaymentId").asString()).isEqualTo(retry);
+    }
 }
