@@ -24,7 +24,8 @@ import tools.jackson.databind.JsonNode;
  * books is the PaymentIntent, and a webhook about the PaymentIntent names only that.
  *
  * <p>A PaymentIntent id, from a session or a PaymentIntent, {@linkplain PspPayment#supersedesProvisional()
- * supersedes} the session id the attempt of its reference may still hold; a session id never does. For a
+ * supersedes} the session id the attempt of its reference may still hold, once the customer is past trying
+ * ({@link #supersedes}); a session id never does. For a
  * session that names its PaymentIntent both ids are at hand; a PaymentIntent does not name its session, and
  * its {@code metadata[attempt]} is enough: the attempt's reference is the session create's Idempotency-Key,
  * never replaced by a new key, so the attempt has one session; a payment-mode session has one PaymentIntent
@@ -123,7 +124,18 @@ public final class StripeObjects {
         BigDecimal amount = minorToMajor(session, "amount_total", currency);
         // with its PaymentIntent known, the session is reported as that: the id the session's stood in for
         return new PspPayment(intentId != null ? intentId : sessionId, depositReference(session), DEPOSIT,
-                state.name(), amount, currency, text(session, "url"), errorCode, errorMessage, null, intentId != null);
+                state.name(), amount, currency, text(session, "url"), errorCode, errorMessage, null,
+                intentId != null && supersedes(state));
+    }
+
+    /**
+     * Whether a PaymentIntent's id in this state replaces the session id its attempt holds. Not while the
+     * customer is still at it ({@code CHECKOUT}: a failed try leaves the PaymentIntent
+     * {@code requires_payment_method} on an open session): then the attempt keeps the session's, the one
+     * object whose read tells that it expired, for the pull path (return page, straggler poll) to read.
+     */
+    private static boolean supersedes(PaymentState state) {
+        return state != PaymentState.CHECKOUT;
     }
 
     /** A PaymentIntent (ours carry {@code metadata[attempt]}). */
@@ -144,7 +156,7 @@ public final class StripeObjects {
         }
         return new PspPayment(id, text(intent.path("metadata"), "attempt"), DEPOSIT, state.name(), amount,
                 currency, null, state.isFailure() ? intentErrorCode(intent) : null,
-                state.isFailure() ? intentErrorMessage(intent) : null, null, true);
+                state.isFailure() ? intentErrorMessage(intent) : null, null, supersedes(state));
     }
 
     /** A Refund: ours carry {@code metadata[referenceId]}; its parent is the PaymentIntent. */

@@ -67,7 +67,7 @@ class StripeObjectsTests {
     }
 
     @Test
-    @DisplayName("a PaymentIntent's id supersedes the session id the attempt holds, read from the session or the PaymentIntent; a session id and a refund never")
+    @DisplayName("a PaymentIntent's id supersedes the session id the attempt holds, read from the session or the PaymentIntent, unless the customer is still at it; a session id and a refund never")
     void onlyAPaymentIntentSupersedesTheProvisionalSessionId() {
         assertThat(StripeObjects.fromJson(json(session("complete", "paid", "'pi_123'"))).supersedesProvisional()).isTrue();
         assertThat(StripeObjects.fromJson(json(session("complete", "unpaid", "'pi_123'"))).supersedesProvisional()).isTrue();
@@ -76,6 +76,10 @@ class StripeObjectsTests {
         assertThat(StripeObjects.fromJson(json(intent("canceled", ""))).supersedesProvisional())
                 .as("by its metadata[attempt]: the attempt's one session's one PaymentIntent").isTrue();
         assertThat(StripeObjects.fromJson(json(session("open", "unpaid", "null"))).supersedesProvisional()).isFalse();
+        assertThat(StripeObjects.fromJson(json(session("open", "unpaid", "{'id':'pi_123','object':'payment_intent',"
+                + "'status':'requires_payment_method','amount':1999,'currency':'eur'}"))).supersedesProvisional())
+                .as("a failed try on an open session: the session, not its PaymentIntent, tells its expiry").isFalse();
+        assertThat(StripeObjects.fromJson(json(intent("requires_payment_method", ""))).supersedesProvisional()).isFalse();
         assertThat(StripeObjects.fromJson(json(session("expired", "unpaid", "null"))).supersedesProvisional()).isFalse();
         assertThat(StripeObjects.fromJson(json(refund("succeeded", null))).supersedesProvisional()).isFalse();
     }
