@@ -29,9 +29,9 @@ import com.acme.payments.support.Shop;
  * {@code psp_webhook_event} (closed), {@code outbox} (delivered) and {@code processed_webhook_events}
  * (completed); warm up; run the hot path — create an order, check it out (WireMock PSP), the signed
  * {@code COMPLETED} webhook — and read the CPU per flow from {@code /proc/<pid>/stat}: this JVM (service and
- * client are one process here) and the PostgreSQL client backends of this run's database (autovacuum apart: the seeded tables are vacuumed and analysed before the flows); then prune with every
- * retention job until nothing is left and print each table's size on disk before, after the pass, and after a
- * plain {@code VACUUM}. Run (embedded PostgreSQL, no {@code TEST_DATABASE_URL}):
+ * client are one process here) and the PostgreSQL client backends of this run's database (autovacuum apart: the
+ * seeded tables are vacuumed and analysed before the flows); then prune with every retention job until nothing
+ * is left and print each table's size on disk before, after the pass, and after a plain {@code VACUUM}. Run (embedded PostgreSQL, no {@code TEST_DATABASE_URL}):
  * {@code ./mvnw -q -pl service -am test -Pbenchmark -Dtest=RetentionBenchmark -Dsurefire.failIfNoSpecifiedTests=false
  * [-Dbench.retention.levels=10000,100000] [-Dbench.retention.flows=1000]}; the figures are in
  * {@code service/target/benchmarks/retention-benchmark.txt}.
