@@ -69,6 +69,7 @@ class RetentionBenchmark extends IntegrationTest {
             print(String.format("level %,d: seeded (and VACUUM ANALYZE) in %.1f s; history rows %s", level,
                     (System.nanoTime() - seedStart) / 1e9, historyRows()));
             flow(warmup / 2);
+            long[] blocksBefore = blocks();
             long jvmBefore = ticks(Path.of("/proc/self/stat"));
             Map<Integer, Long> backendsBefore = backendTicks();
             long started = System.nanoTime();
@@ -83,6 +84,11 @@ class RetentionBenchmark extends IntegrationTest {
             print(String.format("level %,d: %d flows in %.1f s (%.0f flows/s); CPU per flow: JVM %.2f ms, "
                     + "PostgreSQL backends %.2f ms", level, flows, seconds, flows / seconds,
                     (after[0] - before[0]) * TICK_MS / (double) flows, (after[1] - before[1]) * TICK_MS / (double) flows));
+            // where PostgreSQL's extra cost at a larger history would come from: pages not in shared_buffers
+            long[] blocksAfter = blocks();
+            print(String.format("level %,d: per flow, shared_buffers hits %.1f, blocks read from outside them %.2f",
+                    level, (blocksAfter[0] - blocksBefore[0]) / (double) flows,
+                    (blocksAfter[1] - blocksBefore[1]) / (double) flows));
             Map<String, String> sizesBefore = sizes();
             long pruneStart = System.nanoTime();
             Map<String, Integer> pruned = pruneAll();
@@ -197,6 +203,16 @@ class RetentionBenchmark extends IntegrationTest {
     }
 
     /** utime+stime (ticks) of every backend connected to this run's database. */
+    /**
+     * This database's shared_buffers hits and blocks read (pg_stat_database), after every backend of the pool
+     * has flushed its counters: an idle backend flushes within PostgreSQL's 10 s idle interval.
+     */
+    private long[] blocks() throws InterruptedException {
+        Thread.sleep(11_000);
+        return jdbc.sql("SELECT blks_hit, blks_read FROM pg_stat_database WHERE datname = current_database()")
+                .query((rs, n) -> new long[] { rs.getLong(1), rs.getLong(2) }).single();
+    }
+
     private Map<Integer, Long> backendTicks() throws IOException {
         Map<Integer, Long> ticks = new HashMap<>();
         for (Integer pid : jdbc.sql("""
