@@ -2,23 +2,55 @@ package com.acme.payments.checkout;
 
 import static com.acme.payments.support.PspFixtures.createCall;
 import static com.acme.payments.support.PspFixtures.created;
+import static com.acme.payments.support.PspFixtures.findCall;
+import static com.acme.payments.support.PspFixtures.found;
+import static com.acme.payments.support.PspFixtures.nothingFound;
 import static com.acme.payments.support.PspFixtures.payment;
 import static com.acme.payments.support.StatementTrace.traced;
+import static com.acme.payments.support.StatementTrace.tracedPass;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 import com.acme.payments.support.StatementTrace;
+import com.acme.payments.support.SweepFixtures;
+import com.acme.payments.sweep.Sweeps;
 
 /**
  * The round trips of the hot requests, counted from the PostgreSQL driver's own trace (its Execute
  * messages, COMMIT included) on the request threads: each is CPU on both sides, so a change that adds one
- * should fail here and say so, not show up later as a slower benchmark ({@link StatementTrace}).
+ * should fail here and say so, not show up later as a slower benchmark ({@link StatementTrace}). The
+ * sweep's pass is counted the same way on its threads (the relay's: OutboxRelayStatementBudgetIntegrationTests).
  */
 class StatementBudgetIntegrationTests extends IntegrationTest {
+
+    /**
+     * The checkout group's fixed cost: each of its two sweeps (attempts, capture operations) ages IN_FLIGHT
+     * rows and claims UNKNOWN ones, each write its own transaction (2 × 2 statements and their COMMITs).
+     */
+    private static final long SWEEP_PER_PASS = 8;
+    /**
+     * Per UNKNOWN attempt the PSP shows COMPLETED: the order read (the reconcile's request is rebuilt from
+     * it), then one fenced transaction: lease lock, promote, PAID move, {@code order_paid} insert, COMMIT.
+     */
+    private static final long SWEEP_PER_ATTEMPT = 6;
+    private static final long SWEEP_COMMITS_PER_PASS = 4;
+    private static final long SWEEP_COMMITS_PER_ATTEMPT = 1;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    Sweeps sweeps;
 
     @Test
     @DisplayName("a checkout: the order read alone, then two transactions (claim; PSP answer applied, the row returned)")
@@ -66,5 +98,40 @@ class StatementBudgetIntegrationTests extends IntegrationTest {
         assertThat(applied.statements()).as("statements of the applied webhook: %s", applied.queries()).isEqualTo(9);
         assertThat(duplicate.answer().json().path("status").asString()).isEqualTo("duplicate");
         assertThat(duplicate.statements()).as("statements of the duplicate: %s", duplicate.queries()).isEqualTo(2);
+    }
+
+    /** N UNKNOWN attempts the PSP shows COMPLETED, resolved by one pass of the checkout group's sweeps. */
+    StatementTrace sweepPass(int attempts, String batch) {
+        psp.stubFor(findCall().atPriority(10).willReturn(nothingFound())); // other tests' rows
+        sweeps.run("checkout"); // leases other tests' leftovers, so the pass below claims ours only
+        String prefix = "chk_budget_" + batch + System.nanoTime() + "_";
+        List<Long> orders = IntStream.rangeClosed(1, attempts).mapToObj(i -> {
+            String reference = prefix + i;
+            psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(reference)).willReturn(
+                    found(payment("pay-" + reference, reference, "DEPOSIT", "COMPLETED", "5.00", "EUR"))));
+            return SweepFixtures.unknownAttempt(jdbc, reference);
+        }).toList();
+
+        StatementTrace trace = tracedPass(() -> sweeps.run("checkout"), "checkout-sweep-", "operation-sweep-");
+
+        assertThat(jdbc.sql("SELECT count(*) FROM orders WHERE id IN (:ids) AND status = 'PAID'").param("ids", orders)
+                .query(Long.class).single()).as("orders paid by the pass").isEqualTo(attempts);
+        return trace;
+    }
+
+    @Test
+    @DisplayName("a sweep pass of N UNKNOWN attempts: ageing and claims (four commits), then per attempt the order read and one transaction: 8 + 6N")
+    void sweepPassBudget() {
+        StatementTrace five = sweepPass(5, "a");
+        StatementTrace ten = sweepPass(10, "b");
+
+        assertThat(five.statements()).as("statements of a 5-attempt pass: %s", five.queries())
+                .isEqualTo(SWEEP_PER_PASS + SWEEP_PER_ATTEMPT * 5);
+        assertThat(five.commits()).as("commits of a 5-attempt pass: %s", five.queries())
+                .isEqualTo(SWEEP_COMMITS_PER_PASS + SWEEP_COMMITS_PER_ATTEMPT * 5);
+        assertThat(ten.statements()).as("statements of a 10-attempt pass: %s", ten.queries())
+                .isEqualTo(SWEEP_PER_PASS + SWEEP_PER_ATTEMPT * 10);
+        assertThat(ten.commits()).as("commits of a 10-attempt pass: %s", ten.queries())
+                .isEqualTo(SWEEP_COMMITS_PER_PASS + SWEEP_COMMITS_PER_ATTEMPT * 10);
     }
 }

@@ -4,6 +4,7 @@ import java.text.MessageFormat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -14,7 +15,8 @@ import com.acme.payments.support.Http.Response;
 
 /**
  * The round trips of one request, counted from the PostgreSQL driver's own trace (its Execute messages,
- * COMMIT included) on the request threads; shared by the Gateway's and Stripe's statement budgets.
+ * COMMIT included) on the request threads; shared by the Gateway's and Stripe's statement budgets. A
+ * background pass (the relay's, the sweep's) is traced on the threads it names instead, with no answer.
  */
 public record StatementTrace(Response answer, List<String> lines) {
 
@@ -22,13 +24,31 @@ public record StatementTrace(Response answer, List<String> lines) {
 
     /** The driver's trace of request threads while {@code request} runs. */
     public static StatementTrace traced(Supplier<Response> request) {
+        return traced(thread -> thread.startsWith("http-nio"), request);
+    }
+
+    /**
+     * The driver's trace of the calling thread and of the threads whose name starts with one of
+     * {@code workers} while {@code pass} runs (a job's pass: its claim on the caller, its calls and
+     * settles on its pool); {@link #answer()} is null.
+     */
+    public static StatementTrace tracedPass(Runnable pass, String... workers) {
+        String caller = Thread.currentThread().getName();
+        return traced(thread -> thread.equals(caller) || java.util.Arrays.stream(workers).anyMatch(thread::startsWith),
+                () -> {
+                    pass.run();
+                    return null;
+                });
+    }
+
+    private static StatementTrace traced(Predicate<String> threads, Supplier<Response> request) {
         Logger driver = Logger.getLogger(DRIVER);
         Level before = driver.getLevel();
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
         Handler handler = new Handler() {
             @Override
             public void publish(LogRecord record) {
-                if (Thread.currentThread().getName().startsWith("http-nio")) {
+                if (threads.test(Thread.currentThread().getName())) {
                     lines.add(record.getParameters() == null ? record.getMessage()
                             : MessageFormat.format(record.getMessage(), record.getParameters()));
                 }
@@ -47,7 +67,9 @@ public record StatementTrace(Response answer, List<String> lines) {
         driver.setLevel(Level.FINEST);
         try {
             Response answer = request.get();
-            return new StatementTrace(answer, List.copyOf(lines));
+            synchronized (lines) {
+                return new StatementTrace(answer, List.copyOf(lines));
+            }
         } finally {
             driver.setLevel(before);
             driver.removeHandler(handler);
