@@ -117,15 +117,16 @@ final class Load {
         latencies.computeIfAbsent(step, k -> new ConcurrentLinkedQueue<>()).add(nanos / 1000);
     }
 
-    /** p50 and p99 of a step in milliseconds. */
+    /** p50, p99, p90 and the maximum of a step in milliseconds (that order, so callers of [0] and [1] keep theirs). */
     double[] percentilesMs(String step) {
         long[] all = latencies.getOrDefault(step, new ConcurrentLinkedQueue<>()).stream().mapToLong(Long::longValue)
                 .sorted().toArray();
         if (all.length == 0) {
-            return new double[] { Double.NaN, Double.NaN };
+            return new double[] { Double.NaN, Double.NaN, Double.NaN, Double.NaN };
         }
         return new double[] { all[(int) (all.length * 0.50)] / 1000.0,
-                all[Math.min(all.length - 1, (int) (all.length * 0.99))] / 1000.0 };
+                all[Math.min(all.length - 1, (int) (all.length * 0.99))] / 1000.0,
+                all[(int) (all.length * 0.90)] / 1000.0, all[all.length - 1] / 1000.0 };
     }
 
     private void progress(String phase, int seconds) throws InterruptedException {

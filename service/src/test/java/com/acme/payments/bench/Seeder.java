@@ -140,6 +140,23 @@ final class Seeder {
         return rows;
     }
 
+    /**
+     * Inserts, updates and HOT updates per table (pg_stat_user_tables). Other backends flush their counters at
+     * most once a second and otherwise when idle for 10 s, so callers wait 11 s before reading an "after".
+     */
+    static Map<String, long[]> tupleStats(java.util.List<String> tables) throws SQLException {
+        Map<String, long[]> stats = new LinkedHashMap<>();
+        try (Connection c = connect(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables")) {
+            while (rs.next()) {
+                if (tables.contains(rs.getString(1))) {
+                    stats.put(rs.getString(1), new long[] { rs.getLong(2), rs.getLong(3), rs.getLong(4) });
+                }
+            }
+        }
+        return stats;
+    }
+
     /** A new connection, retried: the shared server may be full of other suites' pools for a moment. */
     static Connection connect() throws SQLException {
         for (int attempt = 1;; attempt++) {

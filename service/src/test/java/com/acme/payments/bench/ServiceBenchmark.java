@@ -166,11 +166,15 @@ class ServiceBenchmark {
                 String tag = level == 0 ? "10^4" : "10^5";
                 line("\n== history " + tag + ": rows per table " + Seeder.tableRows() + " ==");
                 boolean profile = level == 1 && RECORD;
+                Map<String, long[]> tuplesBefore = Seeder.tupleStats(HOT_TABLES);
                 if (workloads.contains("cost")) {
                     cost(tag, profile);
                 }
                 if (workloads.contains("ab")) {
                     ab(tag);
+                }
+                if (workloads.contains("cost") || workloads.contains("ab")) {
+                    hotLine(tag, tuplesBefore);
                 }
                 if (workloads.contains("flow")) {
                     checkout(tag, List.of(a), profile ? "checkout-1" : null);
@@ -266,6 +270,28 @@ class ServiceBenchmark {
                 && PROVIDER.applied(hooks[i].post(target.url()).body()));
         costRun(target, "PSP webhook, duplicate", tag, null, i -> hooks[i] != null
                 && PROVIDER.duplicate(hooks[i].post(target.url()).body()));
+    }
+
+    private static final List<String> HOT_TABLES = List.of("orders", "psp_attempt", "outbox", "psp_webhook_event");
+
+    /**
+     * Updates and HOT updates of the hot tables over the level's CPU-per-op workloads (every checkout is a claim
+     * insert and two updates, every applied webhook two more): a non-HOT update writes an entry in every index of
+     * the table, a HOT one none.
+     */
+    private void hotLine(String tag, Map<String, long[]> before) throws Exception {
+        Thread.sleep(11_000); // the instances' backends flush their counters when idle for 10 s
+        Map<String, long[]> after = Seeder.tupleStats(HOT_TABLES);
+        StringBuilder text = new StringBuilder("tuples written @" + tag + " over the CPU-per-op workloads (pg_stat_user_tables):");
+        for (String table : HOT_TABLES) {
+            long[] x = before.getOrDefault(table, new long[3]);
+            long[] y = after.getOrDefault(table, new long[3]);
+            long upd = y[1] - x[1];
+            long hot = y[2] - x[2];
+            text.append(String.format("%n  %-18s inserted %,8d  updated %,8d  HOT %,8d (%.1f %%)", table, y[0] - x[0], upd, hot,
+                    upd == 0 ? 0.0 : 100.0 * hot / upd));
+        }
+        line(text.toString());
     }
 
     /** A and B in turn, A B B A per two rounds, then each side's CPU per op over all its rounds. */
@@ -701,22 +727,34 @@ class ServiceBenchmark {
         return ServiceProcess.metric(instance.prometheus(), "payments_job_resolved_total", "task=\"checkout-sweep\"");
     }
 
-    // ---- latency beyond the PSP's: the simulator answers create after 50 ms, 4 clients, one instance
+    // ---- latency beyond the PSP's: the simulator answers create after 50 ms, 4 clients (-Dbench.latency-clients=1,4)
 
     private void latency(String tag) throws Exception {
-        int psp = 50;
+        for (String n : System.getProperty("bench.latency-clients", "4").split(",")) {
+            latency(tag, Integer.parseInt(n.strip()));
+        }
+    }
+
+    private void latency(String tag, int clientCount) throws Exception {
+        int psp = Integer.getInteger("bench.latency-psp-ms", 50);
         Client.post(simUrl + "/sim/faults", "{\"operation\":\"create\",\"fault\":\"latency\",\"delayMs\":" + psp + "}",
                 "Authorization", SIM_ADMIN);
-        String label = "checkout latency x1 @" + tag + " (PSP create " + psp + " ms, 4 clients)";
+        String label = "checkout latency x1 @" + tag + " (PSP create " + psp + " ms, " + clientCount + " clients)";
         String prefix = "lt" + sequence.incrementAndGet() + "_";
         AtomicLong n = new AtomicLong();
         Load load = new Load(label);
         uptime(label);
-        load.run(4, 2, 10, (thread, l) -> flow(a, prefix + n.incrementAndGet(), l));
-        // the PSP alone, as the harness sees it: the same 4 clients posting the create to the simulator, so the
+        String[] before = serverSide(a);
+        cpu.start();
+        PoolSampler pool = new PoolSampler(List.of(a));
+        load.run(clientCount, 2, 10, (thread, l) -> flow(a, prefix + n.incrementAndGet(), l));
+        String cpuLine = cpu.stop() + "\n  " + pool.stop();
+        String[] after = serverSide(a);
+        long flows = n.get();
+        // the PSP alone, as the harness sees it: the same clients posting the create to the simulator, so the
         // part of "overhead" that is the harness's client and the simulator's own handling shows beside it
         Load direct = new Load(label + ", the simulator's create called directly");
-        direct.run(4, 2, 10, (thread, l) -> {
+        direct.run(clientCount, 2, 10, (thread, l) -> {
             long t0 = System.nanoTime();
             HttpResponse<String> r = Client.post(simUrl + "/api/v1/payments", """
                     {"paymentType":"DEPOSIT","amount":"10.00","currency":"EUR","referenceId":"%s",                    "returnUrl":"https://shop.test/r","webhookUrl":"http://127.0.0.1:9/none"}"""
@@ -730,11 +768,49 @@ class ServiceBenchmark {
         Client.delete(simUrl + "/sim/faults", "Authorization", SIM_ADMIN);
         double[] c = load.percentilesMs("checkout");
         double[] d = direct.percentilesMs("create");
-        line(String.format("%s: checkout call p50 %.1f ms p99 %.1f ms -> service overhead p50 %.1f ms p99 %.1f ms "
-                + "(%d flows, errors %d); the simulator's create called directly by the same 4 clients: p50 %.1f ms "
-                + "p99 %.1f ms (%d calls, errors %d) -> checkout beyond that p50 %.1f ms p99 %.1f ms", label, c[0], c[1],
-                c[0] - psp, c[1] - psp, load.done(), load.errors(), d[0], d[1], direct.done(), direct.errors(),
-                c[0] - d[0], c[1] - d[1]));
+        line(String.format("%s: checkout call p50 %.1f ms p90 %.1f ms p99 %.1f ms max %.1f ms -> service overhead p50 %.1f ms "
+                + "p99 %.1f ms (%d flows, errors %d); the simulator's create called directly by the same %d clients: p50 %.1f "
+                + "ms p90 %.1f ms p99 %.1f ms max %.1f ms (%d calls, errors %d) -> checkout beyond that p50 %.1f ms p99 %.1f "
+                + "ms%n  create p50 / p99 %s ms, webhook p50 / p99 %s ms%n  cpu (flows incl. their 2 s warm-up, %d flows): "
+                + "%s", label, c[0], c[2], c[1], c[3], c[0] - psp, c[1] - psp, load.done(), load.errors(), clientCount, d[0],
+                d[2], d[1], d[3], direct.done(), direct.errors(), c[0] - d[0], c[1] - d[1],
+                pair(load.percentilesMs("create")), pair(load.percentilesMs("webhook")), flows, cpuLine));
+        line(serverSideLine(before, after));
+    }
+
+    private static final String CHECKOUT_URI = "uri=\"/api/orders/{orderRef}/checkout\"";
+
+    /** What instance A's own meters say: the checkout's server timer, its PSP calls' client timer, GC pauses. */
+    private static String[] serverSide(ServiceProcess instance) throws Exception {
+        return new String[] { instance.prometheus() };
+    }
+
+    private static String serverSideLine(String[] before, String[] after) {
+        double[] server = delta(before[0], after[0], "http_server_requests_seconds", CHECKOUT_URI);
+        double[] psp = delta(before[0], after[0], "http_client_requests_seconds", "method=\"POST\"");
+        double[] gc = delta(before[0], after[0], "jvm_gc_pause_seconds", null);
+        return String.format("  instance A's own meters over the flows: checkout server timer mean %.1f ms (%,.0f calls, max "
+                + "%.1f ms in the window); PSP POST client timer mean %.1f ms (%,.0f calls, max %.1f ms) -> the service's "
+                + "own mean %.1f ms; GC pauses %,.0f totalling %.1f ms (max %.1f ms)", server[0], server[1], server[2],
+                psp[0], psp[1], psp[2], server[0] - psp[0], gc[1], gc[3], gc[2]);
+    }
+
+    /** mean ms, count, max ms, total ms of a timer between two scrapes (max: the registry's own rolling maximum). */
+    private static double[] delta(String before, String after, String timer, String filter) {
+        double count = ServiceProcess.metric(after, timer + "_count", filter)
+                - ServiceProcess.metric(before, timer + "_count", filter);
+        double sum = ServiceProcess.metric(after, timer + "_sum", filter) - ServiceProcess.metric(before, timer + "_sum", filter);
+        double max = 0;
+        for (String l : after.split("\n")) {
+            if (l.startsWith(timer + "_max{") && (filter == null || l.contains(filter))) {
+                max = Math.max(max, Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)));
+            }
+        }
+        return new double[] { count == 0 ? Double.NaN : 1000 * sum / count, count, 1000 * max, 1000 * sum };
+    }
+
+    private static String pair(double[] p) {
+        return String.format("%.1f / %.1f", p[0], p[1]);
     }
 
     // ---- pool: 50 concurrent checkouts against a PSP answering in 2 s
