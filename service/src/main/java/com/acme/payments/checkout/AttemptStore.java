@@ -57,11 +57,18 @@ public class AttemptStore extends SweptStore<Attempt> {
             UPDATE psp_attempt SET state = 'UNKNOWN', updated_at = now()
              WHERE id = :id AND state = 'IN_FLIGHT'
             """;
-    /** READY again is allowed so a late owner can still store the redirect the webhook did not carry. */
+    /**
+     * READY again is allowed so a late owner can still store the redirect the webhook did not carry. READY again
+     * without news (the webhook after the checkout's answer) keeps updated_at: then no indexed column changes
+     * (psp_attempt_unresolved keys updated_at) and PostgreSQL updates the row HOT, writing no index entry.
+     */
     private static final String PROMOTE_READY = """
             UPDATE psp_attempt
                SET state = 'READY', psp_payment_id = coalesce(psp_payment_id, :paymentId),
-                   redirect_url = coalesce(:redirectUrl, redirect_url), updated_at = now()
+                   redirect_url = coalesce(:redirectUrl, redirect_url),
+                   updated_at = CASE WHEN state = 'READY' AND psp_payment_id IS NOT NULL
+                                      AND redirect_url IS NOT DISTINCT FROM coalesce(:redirectUrl, redirect_url)
+                                     THEN updated_at ELSE now() END
              WHERE id = :id AND state IN ('IN_FLIGHT', 'UNKNOWN', 'READY')
             RETURNING *
             """;
