@@ -303,7 +303,11 @@ class ServiceBenchmark {
         for (int round = 0; round < AB_ROUNDS; round++) {
             List<ServiceProcess> order = round % 2 == 0 ? List.of(a, b) : List.of(b, a);
             for (ServiceProcess target : order) {
+                Map<String, long[]> tuples = round == 0 ? Seeder.tupleStats(HOT_TABLES) : null;
                 cost(tag + " round " + (round + 1) + " " + target.name, false, target);
+                if (tuples != null) { // each side's own writes once, in the first round
+                    hotLine(tag + " round 1, " + target.name + " only", tuples);
+                }
             }
         }
         line(String.format("%n== A/B @%s over %d rounds: service / PostgreSQL ms per op (A: this build; B: %s%s) ==", tag,
