@@ -117,12 +117,20 @@ public class AttemptStore extends SweptStore<Attempt> {
      * hides the rows from other instances for the lease (database clock), the bumped version fences a
      * sweeper whose lease was taken over.
      */
+    /**
+     * The claimed rows come back with their order's part of the request (the sweep's reconcile rebuilds the
+     * create from both), so resolving one needs no order read of its own.
+     */
     private static final String CLAIM_UNKNOWN = """
-            UPDATE psp_attempt SET lease_version = lease_version + 1, updated_at = now()
-             WHERE id IN (SELECT id FROM psp_attempt
-                           WHERE state = 'UNKNOWN' AND updated_at < now() - :leaseSeconds * interval '1 second'
-                           ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
-            RETURNING *
+            WITH claimed AS (
+              UPDATE psp_attempt SET lease_version = lease_version + 1, updated_at = now()
+               WHERE id IN (SELECT id FROM psp_attempt
+                             WHERE state = 'UNKNOWN' AND updated_at < now() - :leaseSeconds * interval '1 second'
+                             ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+              RETURNING *)
+            SELECT c.*, o.order_ref AS payer_order_ref, o.customer_ref AS payer_customer_ref,
+                   o.customer_email AS payer_customer_email
+              FROM claimed c JOIN orders o ON o.id = c.order_id
             """;
     private static final String HOLD_LEASE = """
             SELECT id FROM psp_attempt WHERE id = :id AND lease_version = :version FOR UPDATE
@@ -152,11 +160,12 @@ public class AttemptStore extends SweptStore<Attempt> {
             """;
 
     private static final RowMapper<Attempt> ROW = AttemptStore::map;
+    private static final RowMapper<Attempt> WITH_PAYER = AttemptStore::mapWithPayer;
 
     private final JdbcClient jdbc;
 
     AttemptStore(JdbcClient jdbc) {
-        super(jdbc, ROW, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE);
+        super(jdbc, WITH_PAYER, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE);
         this.jdbc = jdbc;
     }
 
@@ -330,6 +339,14 @@ public class AttemptStore extends SweptStore<Attempt> {
                 rs.getString("return_url"), rs.getString("psp_payment_id"), rs.getString("redirect_url"),
                 rs.getString("error_code"), rs.getString("error_message"), rs.getString("failure_reason"),
                 rs.getLong("lease_version"), rs.getString("psp_request"));
+    }
+
+    private static Attempt mapWithPayer(ResultSet rs, int row) throws SQLException {
+        Attempt a = map(rs, row);
+        return new Attempt(a.id(), a.orderId(), a.referenceId(), a.state(), a.amount(), a.currency(), a.returnUrl(),
+                a.pspPaymentId(), a.redirectUrl(), a.errorCode(), a.errorMessage(), a.failureReason(),
+                a.leaseVersion(), a.pspRequest(), new Attempt.Payer(rs.getString("payer_order_ref"),
+                        rs.getString("payer_customer_ref"), rs.getString("payer_customer_email")));
     }
 
     record Claim(Attempt attempt, boolean owner) {

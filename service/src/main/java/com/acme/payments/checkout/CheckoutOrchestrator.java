@@ -192,8 +192,17 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
         });
     }
 
-    /** The create as it was sent, rebuilt from the stored attempt: a reconcile asks about exactly this. */
+    /**
+     * The create as it was sent, rebuilt from the stored attempt: a reconcile asks about exactly this. The
+     * order's part comes with a claimed attempt (the sweep's claim reads it); otherwise it is read here.
+     */
     private CreatePayment request(Attempt attempt) {
+        Attempt.Payer payer = attempt.payer();
+        if (payer != null) {
+            return CreatePayment.deposit(payer.orderRef(), attempt.amount(), attempt.currency(), attempt.referenceId(),
+                    attempt.returnUrl(), new CreatePayment.Customer(payer.customerRef(), payer.customerEmail()))
+                    .withFixedRequest(attempt.pspRequest());
+        }
         Order order = orders.findById(attempt.orderId()).orElseThrow();
         return request(attempt, order);
     }
