@@ -54,6 +54,8 @@ class TableOwnershipTests {
             "AttemptStore.CLAIM_UNKNOWN -> orders",
             // a refund's reconcile rebuilds its create: the order's reference and the payment it was sent against
             "RefundStore.PARENT -> orders", "RefundStore.PARENT -> duplicate_charge",
+            // the same, returned by the refund sweep's claim for every claimed row (one read per batch)
+            "RefundStore.CLAIM_UNKNOWN -> orders", "RefundStore.CLAIM_UNKNOWN -> duplicate_charge",
             "DuplicateChargeStore.NEVER_REFUNDED -> orders",
             // a second charge is shown with its refund, and the auto-refund picks charges without one: a
             // read of the refund feature's rows beside the charge, in the same statement

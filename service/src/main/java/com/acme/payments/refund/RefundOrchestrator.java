@@ -234,9 +234,12 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
         return applier.settle(refund, payment.get()) ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
     }
 
-    /** The refund's create as it was sent, rebuilt from the stored rows: a reconcile asks about exactly this. */
+    /**
+     * The refund's create as it was sent, rebuilt from the stored rows: a reconcile asks about exactly this.
+     * What it was sent against comes with a claimed refund (the sweep's claim reads it); otherwise it is read here.
+     */
     private CreatePayment request(Refund refund) {
-        RefundStore.Parent parent = refunds.parentOf(refund.id());
+        RefundStore.Parent parent = refund.parent() != null ? refund.parent() : refunds.parentOf(refund.id());
         return CreatePayment.refund(parent.orderRef(), refund.amount(), refund.currency(), refund.referenceId(),
                 parent.paymentId(), refund.refundKey());
     }

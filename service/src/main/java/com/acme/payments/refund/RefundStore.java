@@ -154,12 +154,22 @@ class RefundStore extends SweptStore<Refund> {
                            ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             """;
     /** One-statement claim with a database-clock lease and a fencing version, as for checkout attempts. */
+    /**
+     * The claimed rows come back with what each was sent against ({@code PARENT}'s columns), so the sweep's
+     * reconcile rebuilds the create without a read per refund.
+     */
     private static final String CLAIM_UNKNOWN = """
-            UPDATE psp_refund_attempt SET lease_version = lease_version + 1, updated_at = now()
-             WHERE id IN (SELECT id FROM psp_refund_attempt
-                           WHERE state = 'UNKNOWN' AND updated_at < now() - :leaseSeconds * interval '1 second'
-                           ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
-            RETURNING *
+            WITH claimed AS (
+              UPDATE psp_refund_attempt SET lease_version = lease_version + 1, updated_at = now()
+               WHERE id IN (SELECT id FROM psp_refund_attempt
+                             WHERE state = 'UNKNOWN' AND updated_at < now() - :leaseSeconds * interval '1 second'
+                             ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+              RETURNING *)
+            SELECT c.*, o.order_ref AS parent_order_ref,
+                   coalesce(d.psp_payment_id, o.psp_payment_id) AS parent_payment_id
+              FROM claimed c
+              JOIN orders o ON o.id = c.order_id
+              LEFT JOIN duplicate_charge d ON d.id = c.duplicate_charge_id
             """;
     private static final String HOLD_LEASE = """
             SELECT id FROM psp_refund_attempt WHERE id = :id AND lease_version = :version FOR UPDATE
@@ -170,11 +180,12 @@ class RefundStore extends SweptStore<Refund> {
             """;
 
     private static final RowMapper<Refund> ROW = RefundStore::map;
+    private static final RowMapper<Refund> WITH_PARENT = RefundStore::mapWithParent;
 
     private final JdbcClient jdbc;
 
     RefundStore(JdbcClient jdbc) {
-        super(jdbc, ROW, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE);
+        super(jdbc, WITH_PARENT, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE);
         this.jdbc = jdbc;
     }
 
@@ -352,6 +363,14 @@ class RefundStore extends SweptStore<Refund> {
     public Optional<OpenRows> unknownRows() {
         return Optional.of(jdbc.sql(UNKNOWN_STATS)
                 .query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest"))).single());
+    }
+
+    private static Refund mapWithParent(ResultSet rs, int row) throws SQLException {
+        Refund r = map(rs, row);
+        return new Refund(r.id(), r.orderId(), r.refundKey(), r.referenceId(), r.amount(), r.currency(), r.state(),
+                r.pspPaymentId(), r.errorCode(), r.errorMessage(), r.createdAt(), r.leaseVersion(), r.pspState(),
+                r.requestedBy(), r.reason(), r.abandonedBy(), r.duplicateChargeId(),
+                new Parent(rs.getString("parent_order_ref"), rs.getString("parent_payment_id")));
     }
 
     private static Refund map(ResultSet rs, int row) throws SQLException {
