@@ -757,6 +757,10 @@ class ServiceBenchmark {
             before[i] = resolved(sweepers.get(i));
         }
         String loadAvg = loadAverage();
+        List<Map<String, Long>> threadsBefore = new ArrayList<>();
+        for (ServiceProcess s : sweepers) {
+            threadsBefore.add(threadTicks(s.pid()));
+        }
         begin(label, jfrName);
         // the x2 workload's pool figure; the A/B's single-instance runs leave it out, as its scrapes of
         // /actuator/prometheus were a sixth of a recorded instance's samples (Tomcat), not the sweep's cost
@@ -779,6 +783,10 @@ class ServiceBenchmark {
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
         String cpuLine = end(jfrName) + (pool == null ? "" : "\n  " + pool.stop());
+        for (int i = 0; i < sweepers.size(); i++) {
+            cpuLine += "\n  " + sweepers.get(i).name + " by thread, ms per attempt: "
+                    + byThread(threadsBefore.get(i), threadTicks(sweepers.get(i).pid()), unknowns);
+        }
         StringBuilder by = new StringBuilder();
         for (int i = 0; i < before.length; i++) {
             by.append(i == 0 ? "" : ", ").append(sweepers.get(i).name).append(' ')
@@ -804,6 +812,37 @@ class ServiceBenchmark {
         assertThat(paid).isEqualTo(unknowns);
         assertThat(effects).isEqualTo(unknowns);
         return new double[] { unknowns, serviceMs, cpu.msPerOp("database", 1) };
+    }
+
+    /**
+     * CPU ticks of a JVM's threads grouped by name, digits folded ("C2 CompilerThreadN", "checkout-sweep-N"),
+     * from /proc/<pid>/task: how much of a window was the JIT's, GC's and the sweep's own. A thread that ended
+     * within the window is left out.
+     */
+    private static Map<String, Long> threadTicks(long pid) throws java.io.IOException {
+        Map<String, Long> ticks = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("\\d+", "N");
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                } catch (java.io.IOException gone) {
+                    // the thread ended meanwhile
+                }
+            }
+        }
+        return ticks;
+    }
+
+    /** "C2 CompilerThreN 1.20 · checkout-sweep-N 0.90 · …": the largest groups first, 10 ms ticks. */
+    private static String byThread(Map<String, Long> before, Map<String, Long> after, long ops) {
+        return after.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0).sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(8)
+                .map(e -> String.format("%s %.2f", e.getKey(), e.getValue() * 10.0 / ops))
+                .collect(java.util.stream.Collectors.joining(" · "));
     }
 
     private void createAtSimulator(String prefix) throws Exception {
