@@ -1,0 +1,37 @@
+package com.acme.payments.stripe;
+
+import static com.acme.payments.support.StatementTrace.traced;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import com.acme.payments.support.StatementTrace;
+
+/**
+ * The statement budget of a billing event at {@code /webhooks/stripe}: a renewal's {@code invoice.paid}
+ * (the benchmark's Stripe ingest event, a new grant) and its redelivery. BENCHMARKS.md says what each statement is.
+ */
+class StripeEventStatementBudgetIntegrationTests extends StripeIntegrationTest {
+
+    @Test
+    @DisplayName("an applied invoice.paid is the claim and one transaction; its redelivery the claim")
+    void billingEventBudgets() {
+        String userId = StripeFixtures.id("user");
+        String subscriptionId = StripeFixtures.id("sub");
+        String eventId = StripeFixtures.id("evt");
+        String body = renewal(eventId, subscriptionId, userId, 1, StripeFixtures.id("conv"));
+
+        StatementTrace applied = traced(() -> deliver(body));
+        StatementTrace duplicate = traced(() -> deliver(body));
+
+        assertThat(applied.answer().body()).isEqualTo("{\"received\":true}");
+        assertThat(eventState(eventId)).isEqualTo("completed");
+        assertThat(grantCount(subscriptionId)).isEqualTo(1);
+        assertThat(duplicate.answer().body()).isEqualTo("{\"received\":true,\"duplicate\":true}");
+        assertThat(applied.commits()).as("commits of the applied event: %s", applied.queries()).isEqualTo(2);
+        assertThat(applied.statements()).as("statements of the applied event: %s", applied.queries()).isEqualTo(17);
+        assertThat(duplicate.commits()).as("commits of the duplicate: %s", duplicate.queries()).isEqualTo(1);
+        assertThat(duplicate.statements()).as("statements of the duplicate: %s", duplicate.queries()).isEqualTo(3);
+    }
+}
