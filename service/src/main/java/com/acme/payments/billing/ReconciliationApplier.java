@@ -1,7 +1,6 @@
 package com.acme.payments.billing;
 
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.billing.GrantApplier.PeriodPayment;
@@ -30,7 +29,7 @@ class ReconciliationApplier {
         this.properties = properties;
     }
 
-    @Transactional(isolation = Isolation.READ_COMMITTED)
+    @Transactional // READ COMMITTED: the pool's isolation (application.yml)
     public boolean grant(PeriodPayment payment) {
         boolean recordable = payment.amountPaid() != null && payment.currency() != null;
         if (recordable) {

@@ -1,7 +1,6 @@
 package com.acme.payments.stripe;
 
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.stripe.ProcessedEventStore.Claim;
@@ -10,7 +9,9 @@ import com.acme.payments.stripe.StripeEventHandler.Applied;
 /**
  * The one transaction per event: completion mark (checking the claim token, which also locks the
  * claim row against a concurrent takeover until commit), entitlement, ledger, mirror and outbox rows
- * commit together or not at all. READ COMMITTED: events that touch the same rows serialise on row
+ * commit together or not at all. READ COMMITTED, the pool's isolation for every connection
+ * ({@code spring.datasource.hikari.transaction-isolation}; declared here it would cost a
+ * {@code SHOW TRANSACTION ISOLATION LEVEL} round trip per event): events that touch the same rows serialise on row
  * locks the appliers take in one fixed order (docs/stripe.md, "Isolation and lock order"), every
  * read-then-write reads under such a lock or writes conditionally, and the unique keys are the last
  * line. Unrelated events therefore never abort each other, as SERIALIZABLE's predicate locks on shared
@@ -28,7 +29,7 @@ class StripeEventApplier {
         this.router = router;
     }
 
-    @Transactional(isolation = Isolation.READ_COMMITTED)
+    @Transactional
     public Applied apply(StripeEvent event, Claim claim) {
         if (!events.complete(claim)) {
             throw new ClaimLost(event.id());

@@ -53,7 +53,7 @@ class StripeStatementBudgetIntegrationTests extends StripeIntegrationTest {
     }
 
     @Test
-    @DisplayName("an applied checkout.session.completed is the claim and one transaction, fifteen statements; its redelivery three")
+    @DisplayName("an applied checkout.session.completed is the claim and one transaction, fourteen statements; its redelivery three")
     void webhookBudgets() {
         Checkout checkout = checkout("9.00", 900);
         assertThat(checkout.trace().answer().status()).isEqualTo(200);
@@ -70,7 +70,7 @@ class StripeStatementBudgetIntegrationTests extends StripeIntegrationTest {
         assertThat(new Shop(http()).order(checkout.orderRef()).json().path("status").asString()).isEqualTo("PAID");
         assertThat(duplicate.answer().body()).isEqualTo("{\"received\":true,\"duplicate\":true}");
         assertThat(applied.commits()).as("commits of the applied webhook: %s", applied.queries()).isEqualTo(2);
-        assertThat(applied.statements()).as("statements of the applied webhook: %s", applied.queries()).isEqualTo(15);
+        assertThat(applied.statements()).as("statements of the applied webhook: %s", applied.queries()).isEqualTo(14);
         assertThat(duplicate.commits()).as("commits of the duplicate: %s", duplicate.queries()).isEqualTo(1);
         assertThat(duplicate.statements()).as("statements of the duplicate: %s", duplicate.queries()).isEqualTo(3);
     }
