@@ -20,18 +20,25 @@ import com.acme.payments.common.security.Secrets;
 @Transactional
 class ProcessedEventStore {
 
-    private static final String INSERT = """
-            INSERT INTO processed_webhook_events (id, source, event_type, claim_token)
-            VALUES (:id, 'stripe', :type, :token)
-            ON CONFLICT (id) DO NOTHING
-            """;
-    private static final String READ = """
+    /**
+     * The claim in one statement: the insert, or else the conflicting row's state as the statement's snapshot
+     * saw it ({@code claimed} when the insert won). No row: the conflicting row committed after the snapshot
+     * was taken, or was released in between; the caller asks again.
+     */
+    private static final String CLAIM = """
+            WITH claimed AS (
+                INSERT INTO processed_webhook_events (id, source, event_type, claim_token)
+                VALUES (:id, 'stripe', :type, :token)
+                ON CONFLICT (id) DO NOTHING
+                RETURNING id)
+            SELECT 'claimed' AS state, false AS expired, 0::bigint AS seconds_left FROM claimed
+            UNION ALL
             SELECT state,
                    claimed_at < now() - :expiryMs * INTERVAL '1 millisecond' AS expired,
                    CEIL(EXTRACT(EPOCH FROM (claimed_at + :expiryMs * INTERVAL '1 millisecond' - now())))::bigint
                        AS seconds_left
             FROM processed_webhook_events
-            WHERE id = :id
+            WHERE id = :id AND NOT EXISTS (SELECT 1 FROM claimed)
             """;
     private static final String TAKE_OVER = """
             UPDATE processed_webhook_events
@@ -70,21 +77,26 @@ class ProcessedEventStore {
     /**
      * Claims the event. A conflicting row answers by its state, never by its mere existence:
      * completed → duplicate; processing inside the expiry → in flight; processing past the expiry →
-     * taken over by one conditional update (one row: ours; zero: somebody beat us, read again).
+     * taken over by one conditional update (one row: ours; zero: somebody beat us, read again). Outside
+     * any transaction: each statement commits alone (one round trip for a new event or a duplicate, no
+     * COMMIT), which is all a claim needs, as the takeover is a conditional update of its own.
      */
+    @Transactional(propagation = Propagation.NOT_SUPPORTED)
     Claim claim(String eventId, String eventType) {
         for (int round = 0; round < CLAIM_ROUNDS; round++) {
             String token = Secrets.newToken();
-            int inserted = jdbc.sql(INSERT).param("id", eventId).param("type", eventType).param("token", token)
-                    .update();
-            if (inserted == 1) {
-                return new Claim(Claim.Status.CLAIMED, eventId, token, 0);
-            }
-            Optional<Existing> existing = read(eventId);
+            Optional<Existing> existing = jdbc.sql(CLAIM).param("id", eventId).param("type", eventType)
+                    .param("token", token).param("expiryMs", expiryMs)
+                    .query((rs, n) -> new Existing(rs.getString("state"), rs.getBoolean("expired"),
+                            rs.getLong("seconds_left")))
+                    .optional();
             if (existing.isEmpty()) {
-                continue; // released between our insert and our read: try the insert again
+                continue; // committed after our snapshot, or released in between: claim again
             }
             Existing row = existing.get();
+            if (row.state().equals("claimed")) {
+                return new Claim(Claim.Status.CLAIMED, eventId, token, 0);
+            }
             if (row.state().equals("completed")) {
                 return new Claim(Claim.Status.DUPLICATE, eventId, null, 0);
             }
@@ -126,13 +138,6 @@ class ProcessedEventStore {
     /** Deletes one batch of completed rows older than the retention; returns how many. */
     int pruneCompleted(Duration retention, int batch) {
         return jdbc.sql(PRUNE).param("retentionMs", retention.toMillis()).param("batch", batch).update();
-    }
-
-    private Optional<Existing> read(String eventId) {
-        return jdbc.sql(READ).param("id", eventId).param("expiryMs", expiryMs)
-                .query((rs, n) -> new Existing(rs.getString("state"), rs.getBoolean("expired"),
-                        rs.getLong("seconds_left")))
-                .optional();
     }
 
     private record Existing(String state, boolean expired, long secondsLeft) {

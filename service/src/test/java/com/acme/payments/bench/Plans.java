@@ -30,7 +30,7 @@ final class Plans {
             new String[] { "com.acme.payments.psp.InboxStore", "LEASE_DUE", "inbox replay claim" },
             new String[] { "com.acme.payments.order.OrderStore", "CLAIM_STRAGGLERS", "straggler claim" },
             new String[] { "com.acme.payments.outbox.OutboxStore", "CLAIM", "outbox relay claim" },
-            new String[] { "com.acme.payments.stripe.ProcessedEventStore", "INSERT", "Stripe event claim" },
+            new String[] { "com.acme.payments.stripe.ProcessedEventStore", "CLAIM", "Stripe event claim" },
             new String[] { "com.acme.payments.stripe.ProcessedEventStore", "COMPLETE", "Stripe event completion" });
 
     private static final Pattern PARAM = Pattern.compile("(?<![:\\w]):(\\w+)");
@@ -111,6 +111,7 @@ final class Plans {
         v.put("id", "'evt_h1_1'");
         v.put("type", "'invoice.paid'");
         v.put("token", "'t'");
+        v.put("expiryMs", "300000");
         return v;
     }
 }
