@@ -46,6 +46,14 @@ class GrantApplier {
     boolean grantPeriod(PeriodPayment p) {
         users.ensure(p.userId());
         subscriptions.createIfAbsent(p.subscriptionId(), p.userId(), "active");
+        return grantEnsuredPeriod(p);
+    }
+
+    /**
+     * {@link #grantPeriod} for a caller that ensured the user and the subscription mirror in this transaction
+     * already (a paid invoice, recorded against its subscription first): two statements fewer.
+     */
+    boolean grantEnsuredPeriod(PeriodPayment p) {
         boolean granted = grants.recordPeriod(p.subscriptionId(), p.periodStart(), p.periodEnd(), p.source(),
                 p.eventId(), p.invoiceId(), properties.creditsPerPeriod());
         subscriptions.moveForward(p.subscriptionId(), p.periodStart(), p.periodEnd(), "active");

@@ -103,9 +103,10 @@ class InvoiceApplier {
                     + "invoiceId={}", event.id(), invoiceId);
             return Applied.IGNORED;
         }
-        entitlements.grantPeriod(new PeriodPayment(userId, subscriptionId, period.start(), period.end(), "webhook",
-                event.id(), invoiceId, event.id(), Invoices.conversionEventId(invoice), number(invoice, "amount_paid"),
-                text(invoice, "currency")));
+        // the user and the mirror were ensured above, before the invoice row that refers to them
+        entitlements.grantEnsuredPeriod(new PeriodPayment(userId, subscriptionId, period.start(), period.end(),
+                "webhook", event.id(), invoiceId, event.id(), Invoices.conversionEventId(invoice),
+                number(invoice, "amount_paid"), text(invoice, "currency")));
         return Applied.APPLIED;
     }
 

@@ -30,7 +30,7 @@ class StripeEventStatementBudgetIntegrationTests extends StripeIntegrationTest {
         assertThat(grantCount(subscriptionId)).isEqualTo(1);
         assertThat(duplicate.answer().body()).isEqualTo("{\"received\":true,\"duplicate\":true}");
         assertThat(applied.commits()).as("commits of the applied event: %s", applied.queries()).isEqualTo(1);
-        assertThat(applied.statements()).as("statements of the applied event: %s", applied.queries()).isEqualTo(15);
+        assertThat(applied.statements()).as("statements of the applied event: %s", applied.queries()).isEqualTo(13);
         assertThat(duplicate.commits()).as("commits of the duplicate: %s", duplicate.queries()).isZero();
         assertThat(duplicate.statements()).as("statements of the duplicate: %s", duplicate.queries()).isEqualTo(1);
     }
