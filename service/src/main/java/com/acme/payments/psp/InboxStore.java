@@ -114,10 +114,26 @@ class InboxStore {
                 .query(Long.class).optional();
     }
 
+    /**
+     * The webhook's receipt committed alone, outside any transaction (one statement, no COMMIT): it survives
+     * whatever the apply after it does. Empty: processed already, a duplicate.
+     */
+    @Transactional(propagation = Propagation.NOT_SUPPORTED)
+    Optional<Long> receiveAlone(PspPayment payment, String fault) {
+        return upsert(payment, fault);
+    }
+
     void close(long id, String reason) {
         int rows = jdbc.sql(CLOSE).param("id", id).param("reason", reason).update();
         if (rows != 1) {
-            throw new IllegalStateException("inbox receipt " + id + " was closed concurrently");
+            throw new ReceiptClosed(id);
+        }
+    }
+
+    /** The receipt was closed by a concurrent apply of the same state (which committed first). */
+    static final class ReceiptClosed extends IllegalStateException {
+        ReceiptClosed(long id) {
+            super("inbox receipt " + id + " was closed concurrently");
         }
     }
 

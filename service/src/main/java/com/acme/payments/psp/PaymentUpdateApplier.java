@@ -20,9 +20,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 import com.acme.payments.psp.PaymentUpdateHandler.Applied;
 
 /**
- * Records a PSP payment state in the inbox and applies it, in one transaction: the receipt, the
- * conditional transition and any outbox row commit together or not at all. Used by the webhook and by
- * the replay job, which feeds it the payment as the PSP reports it now.
+ * Applies a PSP payment state recorded in the inbox: the conditional transition, any outbox row and the
+ * receipt's close commit together or not at all. The webhook commits its receipt first
+ * ({@link PspWebhookOrchestrator}) and applies it with {@link #applyReceived}; the replay job (feeding it the
+ * payment as the PSP reports it now) and a Stripe event record the receipt inside their own transaction
+ * ({@link #receive}, the apply under a savepoint).
  */
 @Component
 public class PaymentUpdateApplier {
@@ -51,13 +53,28 @@ public class PaymentUpdateApplier {
             log.debug("psp webhook duplicate payment={} state={}", payment.id(), payment.state());
             return WebhookOutcome.DUPLICATE;
         }
-        Applied applied = applyKeepingTheReceipt(payment);
+        return closeAfter(receipt.get(), payment, applyKeepingTheReceipt(payment));
+    }
+
+    /**
+     * The webhook's apply of a receipt committed already ({@link PspWebhookOrchestrator}): the transition, any
+     * outbox row and the receipt's close commit together. No savepoint: a failure rolls all of it back and the
+     * receipt stays open for the replay job ({@link #keptOpen} answers). The close is the fence between
+     * concurrent deliveries of one state: the first to close commits, a later one finds the receipt closed
+     * and rolls its apply back ({@link InboxStore.ReceiptClosed}).
+     */
+    @Transactional
+    public WebhookOutcome applyReceived(long receiptId, PspPayment payment) {
+        return closeAfter(receiptId, payment, dispatch(payment));
+    }
+
+    private WebhookOutcome closeAfter(long receiptId, PspPayment payment, Applied applied) {
         WebhookOutcome outcome = switch (applied) {
-            case APPLIED -> close(receipt.get(), "applied", WebhookOutcome.APPLIED);
-            case ALREADY_PAST -> close(receipt.get(), "duplicate", WebhookOutcome.DUPLICATE);
-            case NO_CHANGE -> close(receipt.get(), "ignored", WebhookOutcome.IGNORED);
-            case CONTRADICTED -> close(receipt.get(), "ignored", WebhookOutcome.IGNORED); // final is final
-            case DUPLICATE_CHARGE -> close(receipt.get(), "duplicate_charge", WebhookOutcome.DUPLICATE_CHARGE);
+            case APPLIED -> close(receiptId, "applied", WebhookOutcome.APPLIED);
+            case ALREADY_PAST -> close(receiptId, "duplicate", WebhookOutcome.DUPLICATE);
+            case NO_CHANGE -> close(receiptId, "ignored", WebhookOutcome.IGNORED);
+            case CONTRADICTED -> close(receiptId, "ignored", WebhookOutcome.IGNORED); // final is final
+            case DUPLICATE_CHARGE -> close(receiptId, "duplicate_charge", WebhookOutcome.DUPLICATE_CHARGE);
             case UNMATCHED -> WebhookOutcome.UNKNOWN_PAYMENT; // stays open for the replay job
         };
         log.debug("psp payment update payment={} state={} outcome={}", payment.id(), payment.state(), outcome.value());
@@ -101,9 +118,13 @@ public class PaymentUpdateApplier {
         if (inbox.upsert(payment, fault.kind().slug()).isEmpty()) {
             return WebhookOutcome.DUPLICATE;
         }
+        logFaultKept(payment, fault);
+        return WebhookOutcome.UNKNOWN_PAYMENT;
+    }
+
+    static void logFaultKept(PspPayment payment, PaymentPayloadFault fault) {
         log.warn("psp webhook payment={} holds a value that cannot be booked ({}: {}); receipt kept open for replay",
                 PaymentPayloadRules.forLog(payment.id()), fault.kind().slug(), fault.getMessage());
-        return WebhookOutcome.UNKNOWN_PAYMENT;
     }
 
     /**
@@ -124,7 +145,8 @@ public class PaymentUpdateApplier {
     }
 
     /**
-     * The apply runs under a savepoint: when it fails (a value that slipped past the payload rules and broke
+     * The joined paths' apply (the replay's, a Stripe event's: the receipt is part of a larger transaction
+     * there) runs under a savepoint: when it fails (a value that slipped past the payload rules and broke
      * a constraint, a bug), only the apply rolls back; the receipt commits open, so the replay job reads the
      * payment's current truth from the PSP later. A webhook is never lost to a fault in its payload. Only a
      * database that cannot go on (connection, lock, serialization, a concurrent duplicate key) fails it all:
@@ -133,23 +155,35 @@ public class PaymentUpdateApplier {
     private Applied applyKeepingTheReceipt(PspPayment payment) {
         try {
             return savepoint.execute(status -> dispatch(payment));
-        } catch (DataIntegrityViolationException constraint) {
-            if (constraint instanceof DuplicateKeyException) {
-                throw constraint; // a concurrent writer, not the payload: the retry sees its row
-            }
+        } catch (RuntimeException applyFailed) {
+            keptOpen(payment, applyFailed);
+            return Applied.UNMATCHED;
+        }
+    }
+
+    /**
+     * What a failed apply answers once it rolled back and its receipt stayed (under a savepoint, or committed
+     * before the apply): {@code unknown_payment}, the replay job reading the PSP's truth later. Rethrown when
+     * it was the database that cannot go on (connection, lock, serialization, a concurrent duplicate key).
+     */
+    WebhookOutcome keptOpen(PspPayment payment, RuntimeException applyFailed) {
+        if (applyFailed instanceof DuplicateKeyException concurrent) {
+            throw concurrent; // a concurrent writer, not the payload: the retry sees its row
+        }
+        if (applyFailed instanceof DataIntegrityViolationException constraint) {
             faults.constraint();
             // the SQL state only: the driver's message quotes the failing row
             log.error("psp payment update payment={} state={} broke a constraint (SQL state {}); receipt kept open for replay",
                     payment.id(), payment.state(), constraint.getMostSpecificCause() instanceof SQLException sql
                             ? sql.getSQLState() : constraint.getClass().getSimpleName());
-            return Applied.UNMATCHED;
-        } catch (DataAccessException | TransactionException database) {
-            throw database;
-        } catch (RuntimeException applyFailed) {
-            log.error("psp payment update payment={} state={} could not be applied; receipt kept open for replay: {}",
-                    payment.id(), payment.state(), applyFailed.toString());
-            return Applied.UNMATCHED;
+            return WebhookOutcome.UNKNOWN_PAYMENT;
         }
+        if (applyFailed instanceof DataAccessException || applyFailed instanceof TransactionException) {
+            throw applyFailed;
+        }
+        log.error("psp payment update payment={} state={} could not be applied; receipt kept open for replay: {}",
+                payment.id(), payment.state(), applyFailed.toString());
+        return WebhookOutcome.UNKNOWN_PAYMENT;
     }
 
     private Applied dispatch(PspPayment payment) {

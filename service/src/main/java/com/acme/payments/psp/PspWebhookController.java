@@ -24,9 +24,10 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
- * {@code POST /webhooks/psp}: raw bytes in, signature checked before any parsing, then inbox + apply
- * in one transaction. Verify, persist, answer: fulfilment goes through the outbox, never inline. A payment
- * holding a value we cannot book is a payload fault: its receipt is kept open, answered {@code unknown_payment}.
+ * {@code POST /webhooks/psp}: raw bytes in, signature checked before any parsing, then the inbox receipt
+ * (committed alone) and the apply in one transaction ({@link PspWebhookOrchestrator}). Verify, persist,
+ * answer: fulfilment goes through the outbox, never inline. A payment holding a value we cannot book is a
+ * payload fault: its receipt is kept open, answered {@code unknown_payment}.
  */
 @RestController
 class PspWebhookController {
@@ -34,12 +35,12 @@ class PspWebhookController {
     private static final Logger log = LoggerFactory.getLogger(PspWebhookController.class);
 
     private final PspSignature signature;
-    private final PaymentUpdateApplier updates;
+    private final PspWebhookOrchestrator updates;
     private final JsonMapper json;
     private final PspWebhookMetrics metrics;
     private final PayloadFaultMetrics faults;
 
-    PspWebhookController(PspSignature signature, PaymentUpdateApplier updates, JsonMapper json, PspWebhookMetrics metrics,
+    PspWebhookController(PspSignature signature, PspWebhookOrchestrator updates, JsonMapper json, PspWebhookMetrics metrics,
             PayloadFaultMetrics faults) {
         this.signature = signature;
         this.updates = updates;

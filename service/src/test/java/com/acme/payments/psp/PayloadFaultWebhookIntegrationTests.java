@@ -46,6 +46,9 @@ class PayloadFaultWebhookIntegrationTests extends IntegrationTest {
     PaymentUpdateApplier updates;
 
     @Autowired
+    PspWebhookOrchestrator webhooks;
+
+    @Autowired
     MeterRegistry registry;
 
     @Autowired
@@ -157,6 +160,33 @@ class PayloadFaultWebhookIntegrationTests extends IntegrationTest {
                 .param("p", paymentId).query(Boolean.class).single()).as("kept, open").isTrue();
         assertThat(shop.order(order.orderRef()).json().path("status").asString()).isEqualTo("PROCESSING");
         assertThat(faults("apply", "constraint") - before).isEqualTo(1.0);
+    }
+
+    @Test
+    @DisplayName("the webhook's receipt commits before its apply: a constraint broken in the apply rolls the apply back, not the receipt")
+    void constraintBrokenInTheWebhooksApplyKeepsItsCommittedReceipt() {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder("13.00", "EUR");
+        String paymentId = "pay-dw-" + order.orderRef();
+        psp.stubFor(createCall().willReturn(created(paymentId, "CHECKOUT", "13.00", "EUR")));
+        assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(200);
+        double before = faults("apply", "constraint");
+
+        // past the edge's rules: EURO reaches orders.paid_currency char(3) after the attempt's promote
+        PspPayment unchecked = new PspPayment(paymentId, null, "DEPOSIT", "COMPLETED", new java.math.BigDecimal("13.00"),
+                "EURO", null, null, null, null);
+        assertThat(webhooks.receive(unchecked)).isEqualTo(WebhookOutcome.UNKNOWN_PAYMENT);
+
+        assertThat(jdbc.sql("SELECT processed_at IS NULL FROM psp_webhook_event WHERE payment_id = :p AND state = 'COMPLETED'")
+                .param("p", paymentId).query(Boolean.class).single()).as("kept, open").isTrue();
+        assertThat(shop.order(order.orderRef()).json().path("status").asString()).isEqualTo("PROCESSING");
+        assertThat(jdbc.sql("SELECT count(*) FROM outbox WHERE aggregate_id = :ref").param("ref", order.orderRef())
+                .query(Long.class).single()).as("no effect of the rolled-back apply").isZero();
+        assertThat(faults("apply", "constraint") - before).isEqualTo(1.0);
+        // and the same delivery again, now valid, applies it: the open receipt is owned again
+        assertThat(webhooks.receive(new PspPayment(paymentId, null, "DEPOSIT", "COMPLETED",
+                new java.math.BigDecimal("13.00"), "EUR", null, null, null, null))).isEqualTo(WebhookOutcome.APPLIED);
+        assertThat(shop.order(order.orderRef()).json().path("status").asString()).isEqualTo("PAID");
     }
 
     private void backdateReceipt(String paymentId) {
