@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import com.zaxxer.hikari.HikariDataSource;
 
 import com.acme.payments.support.StatementTrace;
 
@@ -13,6 +16,16 @@ import com.acme.payments.support.StatementTrace;
  * (the benchmark's Stripe ingest event, a new grant) and its redelivery. BENCHMARKS.md says what each statement is.
  */
 class StripeEventStatementBudgetIntegrationTests extends StripeIntegrationTest {
+
+    @Autowired
+    HikariDataSource pool;
+
+    @Test
+    @DisplayName("READ COMMITTED, which the Stripe event's transaction relies on, is the pool's: no transaction declares it")
+    void thePoolSetsReadCommitted() {
+        assertThat(pool.getTransactionIsolation()).isEqualTo("TRANSACTION_READ_COMMITTED");
+        assertThat(jdbc.sql("SHOW transaction_isolation").query(String.class).single()).isEqualTo("read committed");
+    }
 
     @Test
     @DisplayName("an applied invoice.paid is the claim and one transaction; its redelivery one statement")
