@@ -73,7 +73,9 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
     private final SentRecorder sent;
     private final String owner;
     private final RelaySession session;
-    private final ExecutorService pool;
+    private final AtomicInteger threads = new AtomicInteger();
+    /** Senders; made anew when a stopped relay is started again (a context's stop and start, or pause). */
+    private volatile ExecutorService pool;
     private final ReentrantLock turn = new ReentrantLock();
     /** {@code task=outbox-relay}: turns, rows claimed, and the relay's own failures (database, session,
      * a delivery task that threw); a sink's refusals are the deliveries counter's and the outbox alerts'. */
@@ -94,8 +96,11 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
         this.session = new RelaySession(dataSource);
         this.sent = new SentRecorder(store, metrics, session, () -> stopping);
         this.owner = "relay-" + UUID.randomUUID().toString().substring(0, 8);
-        AtomicInteger threads = new AtomicInteger();
-        this.pool = new ThreadPoolExecutor(properties.concurrency(), properties.concurrency(), 0, TimeUnit.SECONDS,
+        this.pool = senders();
+    }
+
+    private ExecutorService senders() {
+        return new ThreadPoolExecutor(properties.concurrency(), properties.concurrency(), 0, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {
                     Thread thread = new Thread(r, "outbox-send-" + threads.incrementAndGet());
                     thread.setDaemon(true);
@@ -264,9 +269,23 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
     // Graceful shutdown: stop claiming, let calls in progress finish (bounded by the sink timeouts),
     // hand back rows not yet sent. Whatever is still leased after that comes back on lease expiry.
 
+    /**
+     * Also after {@link #stop()}: a context may be stopped and started again (the test framework pauses
+     * a cached context that way), and a relay left {@code stopping} with its senders shut down would
+     * claim nothing for the rest of its life. The session is locked again on the next claim.
+     */
     @Override
     public void start() {
-        running = true;
+        turn.lock();
+        try {
+            if (pool.isShutdown()) {
+                pool = senders();
+            }
+            stopping = false;
+            running = true;
+        } finally {
+            turn.unlock();
+        }
     }
 
     @Override

@@ -17,8 +17,34 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** A stopping instance finishes the calls under way and hands back the rows it has not sent. */
+/**
+ * A stopping instance finishes the calls under way and hands back the rows it has not sent; a stopped
+ * relay started again delivers again.
+ */
 class OutboxShutdownIntegrationTests extends OutboxIntegrationTest {
+
+    /**
+     * The test framework pauses a cached context whenever a test switches to another one (Spring 7:
+     * {@code pause()}, later {@code restart()}: the relay's stop, then its start). A relay that stayed
+     * "stopping" after its start claimed nothing, and left the outbox tests running after a test with a
+     * context of its own failing.
+     */
+    @Test
+    void aRelayStoppedAndStartedAgainDelivers() {
+        ConfigurableApplicationContext instance = OutboxTwoRelaysIntegrationTests.startInstance();
+        try {
+            OutboxRelay restarted = instance.getBean(OutboxRelay.class);
+            restarted.runUntilIdle(Duration.ofSeconds(10)); // its session held, others' leftovers delivered
+            instance.pause();
+            instance.restart();
+            enqueue(notice(prefix + "1", "sub_" + prefix + "1"), notice(prefix + "2", "sub_" + prefix + "2"));
+            assertThat(restarted.runUntilIdle(Duration.ofSeconds(10))).isGreaterThanOrEqualTo(2);
+            assertThat(statesOfMyRows()).isEqualTo(Map.of("delivered", 2L));
+            assertThat(sentKeys()).containsExactlyInAnyOrder(prefix + "1:renewal_notice", prefix + "2:renewal_notice");
+        } finally {
+            instance.close();
+        }
+    }
 
     @Test
     void aStoppingRelayFinishesOrHandsBackItsBatchAndNothingIsLostOrSentTwice() throws Exception {
