@@ -26,6 +26,9 @@ import org.springframework.validation.annotation.Validated;
  * @param backoff delay before the first retry (doubles per attempt, with jitter)
  * @param maxBackoff cap of the retry delay
  * @param metricsRefresh refresh period of the outbox gauges (read from the database)
+ * @param recordWithin longest wait between a sink's 2xx and the write that records it: a batch's
+ *        acceptances are written together when its calls have all answered, and at least this often
+ *        while some still run (the resend window, docs/outbox.md)
  * @param sinks where each effect kind goes, and the call timeouts
  * @param prune deletion of delivered rows and old dedup records
  */
@@ -40,6 +43,7 @@ public record OutboxProperties(@DefaultValue("true") Boolean enabled,
         @DefaultValue("1s") @DurationMin(millis = 1) Duration backoff,
         @DefaultValue("10m") @DurationMin(millis = 1) Duration maxBackoff,
         @DefaultValue("5s") @DurationMin(millis = 1) Duration metricsRefresh,
+        @DefaultValue("100ms") @DurationMin(millis = 1) Duration recordWithin,
         @DefaultValue @Valid Sinks sinks, @DefaultValue @Valid Prune prune) {
 
     /** A row's lease must outlive one sink call, or a slow call would always lose its lease. */

@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -41,16 +42,19 @@ import io.micrometer.core.instrument.MeterRegistry;
  * <p>
  * One turn: claim a batch (row leases + dedup keys, committed), deliver each row OUTSIDE any
  * transaction on a small bounded pool (a batch holds at most one row per aggregate, see the claim),
- * then record each result with a write fenced by the row's lease version. A relay that dies at any
- * point leaves leases that expire on the database clock; another instance then takes the rows over.
+ * then record each result with a write fenced by the row's lease version (the batch's acceptances
+ * together, in one statement). A relay that dies at any point leaves leases that expire on the
+ * database clock; another instance then takes the rows over.
  * <p>
  * A key this relay holds stays its own while its {@link RelaySession} lives, however long the call or
  * the "sent" write takes: a slow relay is never doubled. The window that remains: the sink accepted
  * and the relay's session ended (the process died, or the database or network cut the session) before
- * {@code markSent} committed. After the lease another relay takes the key over, logs and counts it
- * ({@code taken_over}), and sends again <em>with the same {@code Idempotency-Key}</em>; a sink that
- * honours that header answers the repeat without acting twice. Besides that, only a call we saw fail
- * (a read timeout) that the sink had in fact accepted goes out twice, also with the same key.
+ * {@code markSent} committed, which it does with the batch's other acceptances, at most
+ * {@code record-within} plus one write after the 2xx ({@link SentRecorder}). After the lease another
+ * relay takes the key over, logs and counts it ({@code taken_over}), and sends again <em>with the same
+ * {@code Idempotency-Key}</em>; a sink that honours that header answers the repeat without acting
+ * twice. Besides that, only a call we saw fail (a read timeout) that the sink had in fact accepted goes
+ * out twice, also with the same key.
  */
 @Component
 public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
@@ -194,15 +198,24 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
                 abandon(effect);
             }
         }
+        // The acceptances are written here, in one statement when the calls have all answered; while
+        // some take longer, what has come in is written every record-within (the resend window).
+        long recordEvery = properties.recordWithin().toNanos();
         for (Future<?> future : futures) {
-            try {
-                future.get();
-            } catch (ExecutionException e) {
-                job.failure();
-                log.warn("outbox delivery task failed: {}", e.getCause().getClass().getSimpleName());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return; // the leases bring the unfinished rows back
+            while (true) {
+                try {
+                    future.get(recordEvery, TimeUnit.NANOSECONDS);
+                    break;
+                } catch (TimeoutException e) {
+                    sent.drain();
+                } catch (ExecutionException e) {
+                    job.failure();
+                    log.warn("outbox delivery task failed: {}", e.getCause().getClass().getSimpleName());
+                    break;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return; // the leases bring the unfinished rows back
+                }
             }
         }
         sent.drain();

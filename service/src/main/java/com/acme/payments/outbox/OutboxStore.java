@@ -91,7 +91,7 @@ public class OutboxStore {
             SELECT DISTINCT ON (o.idempotency_key) o.idempotency_key, 'sending', o.id, o.lease_version,
                    o.lease_until, now(), :holder
               FROM outbox o
-             WHERE o.id IN (:ids)
+             WHERE o.id = ANY (CAST(:ids AS bigint[]))
              ORDER BY o.idempotency_key, o.id
             ON CONFLICT (idempotency_key) DO UPDATE
                SET outbox_id = EXCLUDED.outbox_id,
@@ -143,16 +143,21 @@ public class OutboxStore {
             """;
 
     /**
-     * The sink said 2xx: each row is delivered and its key sent, in one statement for a group of rows
-     * (group commit). Each row is fenced by its own (id, lease_version) pair.
+     * The sink said 2xx: each row is delivered and its key sent, in one statement for a batch's rows.
+     * Each row is fenced by its own (id, lease_version) pair. The pairs go as two arrays, so the text is
+     * the same for every batch size and the server keeps one prepared plan.
      */
     private static final String MARK_SENT = """
-            WITH done AS (
-                UPDATE outbox
+            WITH claim AS (
+                SELECT c.id, c.lease_version
+                  FROM unnest(CAST(:ids AS bigint[]), CAST(:leaseVersions AS bigint[])) AS c(id, lease_version)),
+            done AS (
+                UPDATE outbox o
                    SET state = 'delivered', settled_as = 'sent', delivered_at = now(),
                        lease_owner = NULL, lease_until = NULL, last_error = NULL
-                 WHERE (id, lease_version) IN (:claims) AND state = 'pending'
-                RETURNING id, idempotency_key, lease_version, created_at),
+                  FROM claim
+                 WHERE o.id = claim.id AND o.lease_version = claim.lease_version AND o.state = 'pending'
+                RETURNING o.id, o.idempotency_key, o.lease_version, o.created_at),
             sent AS (
                 UPDATE outbox_dedup d
                    SET state = 'sent', sent_at = now(), lease_until = NULL
@@ -315,7 +320,7 @@ public class OutboxStore {
         Set<Long> keyHolders = new HashSet<>();
         Set<Long> takenOverIds = new HashSet<>();
         jdbc.sql(CLAIM_KEYS)
-                .param("ids", ids(claimed))
+                .param("ids", claimed.stream().map(ClaimedEffect::id).toArray(Long[]::new))
                 .param("holder", holder)
                 .param("lockNamespace", RelaySession.LOCK_NAMESPACE)
                 .query((rs, n) -> {
@@ -369,21 +374,31 @@ public class OutboxStore {
         return Optional.ofNullable(markSent(List.of(effect)).get(effect.id()));
     }
 
-    /** Records several acceptances in one transaction; returns latency by row id, for rows still ours. */
+    /**
+     * Records several acceptances in one statement; returns latency by row id, for rows still ours.
+     * {@code SUPPORTS}: alone, the one statement is its own transaction (no COMMIT round trip).
+     */
+    @Transactional(propagation = Propagation.SUPPORTS)
     Map<Long, Duration> markSent(List<ClaimedEffect> effects) {
         Map<Long, Duration> latencies = new HashMap<>();
         if (effects.isEmpty()) {
             return latencies;
         }
-        List<Object[]> claims = effects.stream().map(e -> new Object[] { e.id(), e.leaseVersion() }).toList();
-        jdbc.sql(MARK_SENT).param("claims", claims)
-                .query((rs, n) -> Map.entry(rs.getLong("id"),
+        Long[] ids = new Long[effects.size()];
+        Long[] leaseVersions = new Long[effects.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = effects.get(i).id();
+            leaseVersions[i] = effects.get(i).leaseVersion();
+        }
+        jdbc.sql(MARK_SENT).param("ids", ids).param("leaseVersions", leaseVersions)
+                .query((rs, n) -> latencies.put(rs.getLong("id"),
                         Duration.ofNanos((long) (rs.getDouble("latency_seconds") * 1e9))))
-                .list()
-                .forEach(entry -> latencies.put(entry.getKey(), entry.getValue()));
+                .list();
         return latencies;
     }
 
+    /** One statement, its own transaction ({@code SUPPORTS}, as {@link #markSent(List)}). */
+    @Transactional(propagation = Propagation.SUPPORTS)
     Failure markFailed(ClaimedEffect effect, String error, Duration retryDelay, int maxAttempts) {
         List<String> states = jdbc.sql(MARK_FAILED)
                 .param("id", effect.id())
@@ -402,7 +417,11 @@ public class OutboxStore {
         return "dead".equals(states.get(0)) ? Failure.DEAD : Failure.RETRY_LATER;
     }
 
-    /** Hands a row back unsent (shutdown, lease nearly over). False when the lease was already lost. */
+    /**
+     * Hands a row back unsent (shutdown, lease nearly over). False when the lease was already lost. One
+     * statement, its own transaction ({@code SUPPORTS}).
+     */
+    @Transactional(propagation = Propagation.SUPPORTS)
     boolean release(ClaimedEffect effect) {
         long released = jdbc.sql(RELEASE)
                 .param("id", effect.id())
@@ -474,10 +493,6 @@ public class OutboxStore {
                 rs.getString("aggregate_id"), rs.getString("idempotency_key"), rs.getString("payload"),
                 rs.getLong("lease_version"), rs.getInt("attempts"),
                 rs.getObject("created_at", OffsetDateTime.class).toInstant(), rs.getString("trace_parent"));
-    }
-
-    private static List<Long> ids(List<ClaimedEffect> effects) {
-        return effects.stream().map(ClaimedEffect::id).toList();
     }
 
     private static double seconds(Duration duration) {

@@ -16,11 +16,12 @@ import org.springframework.transaction.TransactionException;
 import com.acme.payments.outbox.OutboxMetrics.Result;
 
 /**
- * Records sink acceptances with group commit: a sender that finds no write in progress writes every
- * acceptance queued so far in one transaction; a sender that finds one in progress leaves its
- * acceptance for that writer's next round. Under light load every row gets its own commit at once;
- * under load, rows share commits. The wait between a 2xx and its record stays one write long, so the
- * resend window (see {@link OutboxRelay}) does not grow with the batch.
+ * Records sink acceptances for the batch: senders only queue theirs; the relay's turn writes every
+ * acceptance queued so far in one statement when the batch's calls have all answered, and meanwhile
+ * at least every {@code payments.outbox.record-within} (a batch whose calls take long records as it
+ * goes). A batch of a sink answering at once costs one write, however many rows it has; the wait
+ * between a 2xx and its record stays bounded by that period plus one write, the resend window of
+ * {@link OutboxRelay} (docs/outbox.md, "Group commit").
  * <p>
  * A write that fails (dropped connection, database restarting) is written again until it lands or the
  * relay stops: the keys stay this relay's while its session lives, so a late record is still a
@@ -29,14 +30,19 @@ import com.acme.payments.outbox.OutboxMetrics.Result;
 final class SentRecorder {
 
     private static final Logger log = LoggerFactory.getLogger(SentRecorder.class);
-    private static final int MAX_GROUP = 200;
+    /** Rows per statement: a full batch (at most 1000) goes in a few. */
+    private static final int MAX_GROUP = 500;
     private static final long MAX_PAUSE_MILLIS = 1000;
+
+    /** A sink's 2xx, and when it came (to take the wait for the write out of the latency). */
+    private record Acceptance(ClaimedEffect effect, long acceptedAtNanos) {
+    }
 
     private final OutboxStore store;
     private final OutboxMetrics metrics;
     private final RelaySession session;
     private final BooleanSupplier stopping;
-    private final ConcurrentLinkedQueue<ClaimedEffect> queue = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Acceptance> queue = new ConcurrentLinkedQueue<>();
     private final ReentrantLock writer = new ReentrantLock();
 
     SentRecorder(OutboxStore store, OutboxMetrics metrics, RelaySession session, BooleanSupplier stopping) {
@@ -46,17 +52,9 @@ final class SentRecorder {
         this.stopping = stopping;
     }
 
-    /** Queues the acceptance and writes it now unless another thread is writing (it will take it). */
+    /** Queues the acceptance; the relay's turn writes it ({@link #drain()}). */
     void accepted(ClaimedEffect effect) {
-        queue.add(effect);
-        // Re-check after each write: an acceptance queued while we wrote is ours to write.
-        while (!queue.isEmpty() && writer.tryLock()) {
-            try {
-                writeQueued();
-            } finally {
-                writer.unlock();
-            }
-        }
+        queue.add(new Acceptance(effect, System.nanoTime()));
     }
 
     /** Blocks until every acceptance queued so far is written (end of a batch). */
@@ -72,18 +70,22 @@ final class SentRecorder {
     }
 
     private void writeQueued() {
-        List<ClaimedEffect> group = new ArrayList<>();
-        ClaimedEffect next;
+        List<Acceptance> group = new ArrayList<>();
+        Acceptance next;
         while (group.size() < MAX_GROUP && (next = queue.poll()) != null) {
             group.add(next);
         }
         if (group.isEmpty()) {
             return;
         }
+        List<ClaimedEffect> effects = new ArrayList<>(group.size());
+        group.forEach(acceptance -> effects.add(acceptance.effect()));
         Map<Long, Duration> recorded = null;
+        long writtenAt = 0;
         for (int attempt = 1; recorded == null; attempt++) {
             try {
-                recorded = store.markSent(group);
+                writtenAt = System.nanoTime();
+                recorded = store.markSent(effects);
             } catch (DataAccessException | TransactionException e) {
                 if (stopping.getAsBoolean() || Thread.currentThread().isInterrupted()) {
                     // Not recorded: once our session ends, another relay takes these keys over and
@@ -107,11 +109,14 @@ final class SentRecorder {
                 }
             }
         }
-        for (ClaimedEffect effect : group) {
+        for (Acceptance acceptance : group) {
+            ClaimedEffect effect = acceptance.effect();
             Duration latency = recorded.get(effect.id());
             if (latency != null) {
                 metrics.record(effect.kind(), Result.SENT);
-                metrics.latency(effect.kind(), latency);
+                // the metric ends at the sink's 2xx, not at our write (database clock, less our wait)
+                Duration toAcceptance = latency.minusNanos(writtenAt - acceptance.acceptedAtNanos());
+                metrics.latency(effect.kind(), toAcceptance.isNegative() ? Duration.ZERO : toAcceptance);
             } else {
                 metrics.record(effect.kind(), Result.LEASE_LOST);
                 log.warn("outbox row {} ({}) was accepted by the sink after another relay took its key over",

@@ -15,23 +15,28 @@ import com.acme.payments.support.StatementTrace;
 
 /**
  * The statement budget of one relay pass (StatementBudgetIntegrationTests counts the requests'): the
- * claim of a batch of N pending rows, their deliveries to a sink answering 200, and the record of each
- * acceptance, counted from the driver's trace on the relay's thread and its senders
+ * claim of a batch of N pending rows, their deliveries to a sink answering 200, and the record of the
+ * acceptances, counted from the driver's trace on the relay's thread and its senders
  * ({@link StatementTrace}: Execute messages, so the session's {@code isValid} check, an empty simple
- * query, is not among them). One sender ({@code concurrency=1}): group commit then writes every
- * acceptance alone, the light-load case and the most a batch can cost; with more senders acceptances
- * may share a write, so the count would depend on timing. The count grows with N: BENCHMARKS.md names
- * each statement.
+ * query, is not among them). The acceptances of a batch are written together once its calls have
+ * answered, and meanwhile every {@code record-within}; a long {@code record-within} here makes the
+ * count independent of how fast the sink answers on a loaded machine. Asserted at two batch sizes, so
+ * the part per row is a budget too: it is zero. BENCHMARKS.md names each statement.
+ * <p>
+ * In a context of its own: that once left the outbox tests after it failing, because the test
+ * framework pauses the shared context (the relay's stop and start) and the relay did not start again
+ * (OutboxShutdownIntegrationTests.aRelayStoppedAndStartedAgainDelivers).
  */
-@TestPropertySource(properties = "payments.outbox.concurrency=1")
+@TestPropertySource(properties = "payments.outbox.record-within=1m")
 class OutboxRelayStatementBudgetIntegrationTests extends OutboxIntegrationTest {
 
-    /** The claim's transaction, once per pass: lease the rows, take their keys, COMMIT. */
-    private static final long PER_PASS = 3;
-    /** The acceptance's fenced write (row delivered, key sent) and its COMMIT, per row. */
-    private static final long PER_ROW = 2;
+    /** The claim's transaction (lease the rows, take their keys, COMMIT), then the batch's acceptances. */
+    private static final long PER_PASS = 4;
+    /** Nothing per row: the acceptances share the batch's one statement. */
+    private static final long PER_ROW = 0;
+    /** The claim's COMMIT; the acceptances' statement runs alone, its own transaction (no COMMIT sent). */
     private static final long COMMITS_PER_PASS = 1;
-    private static final long COMMITS_PER_ROW = 1;
+    private static final long COMMITS_PER_ROW = 0;
 
     StatementTrace pass(int rows, String batch) {
         relay.runUntilIdle(Duration.ofSeconds(10)); // other tests' leftovers, and the relay's session held
@@ -45,7 +50,7 @@ class OutboxRelayStatementBudgetIntegrationTests extends OutboxIntegrationTest {
     }
 
     @Test
-    @DisplayName("a relay pass of N rows: the claim (one commit), then one write and commit per row: 3 + 2N")
+    @DisplayName("a relay pass of N rows: the claim (one commit), then one write of the batch's acceptances: 4")
     void relayPassBudget() {
         StatementTrace ten = pass(10, "a");
         assertThat(statesOfMyRows()).isEqualTo(Map.of("delivered", 10L));
