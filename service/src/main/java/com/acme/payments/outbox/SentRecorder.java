@@ -21,7 +21,7 @@ import com.acme.payments.outbox.OutboxMetrics.Result;
  * at least every {@code payments.outbox.record-within} (a batch whose calls take long records as it
  * goes). A batch of a sink answering at once costs one write, however many rows it has; the wait
  * between a 2xx and its record stays bounded by that period plus one write, the resend window of
- * {@link OutboxRelay} (docs/outbox.md, "Group commit").
+ * {@link OutboxRelay} (docs/outbox.md, "The batch's acceptances in one statement").
  * <p>
  * A write that fails (dropped connection, database restarting) is written again until it lands or the
  * relay stops: the keys stay this relay's while its session lives, so a late record is still a
