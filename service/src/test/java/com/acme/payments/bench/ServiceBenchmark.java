@@ -273,6 +273,20 @@ class ServiceBenchmark {
                 && PROVIDER.applied(hooks[i].post(target.url()).body()));
         costRun(target, "PSP webhook, duplicate", tag, null, i -> hooks[i] != null
                 && PROVIDER.duplicate(hooks[i].post(target.url()).body()));
+        // billing's Stripe event (a renewal's invoice.paid, as the ingest workload sends), then its redelivery
+        String[][] events = new String[ops][];
+        long signedAt = System.currentTimeMillis() / 1000; // both runs end well inside Stripe's 300 s tolerance
+        costRun(target, "Stripe billing event, applied", tag, null, i -> {
+            events[i] = stripeEvent(prefix, i, signedAt);
+            HttpResponse<String> r = Client.post(target.url() + "/webhooks/stripe", events[i][0], "Stripe-Signature",
+                    events[i][1]);
+            return r.statusCode() == 200 && !r.body().contains("duplicate");
+        });
+        costRun(target, "Stripe billing event, duplicate", tag, null, i -> {
+            HttpResponse<String> r = Client.post(target.url() + "/webhooks/stripe", events[i][0], "Stripe-Signature",
+                    events[i][1]);
+            return r.statusCode() == 200 && r.body().contains("duplicate");
+        });
     }
 
     private static final List<String> HOT_TABLES = List.of("orders", "psp_attempt", "outbox", "psp_webhook_event");
