@@ -3,8 +3,6 @@ package com.acme.payments.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -19,15 +17,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import com.acme.payments.support.TestDatabase;
-import com.sun.net.httpserver.HttpServer;
+import com.acme.payments.support.CountingSink;
 
 /**
  * The outbox relay's interleaved A/B (tag {@code benchmark}; BENCHMARKS.md, "Issue 25: the outbox relay"):
@@ -63,7 +59,7 @@ class RelayAbBenchmark {
      */
     private static final boolean RECORD = Boolean.getBoolean("bench.relay.jfr");
 
-    private final Sink sink = new Sink();
+    private final CountingSink sink = new CountingSink();
     private final StringBuilder report = new StringBuilder();
 
     /** One side: its instance, its database, the harness's connection to it (left out of the count). */
@@ -125,7 +121,7 @@ class RelayAbBenchmark {
                     s.execute("DROP DATABASE IF EXISTS " + side.database() + " WITH (FORCE)");
                 }
             }
-            sink.server.stop(0);
+            sink.stop();
             Files.writeString(DIR.resolve("relay-ab.txt"), report);
         }
     }
@@ -241,35 +237,5 @@ class RelayAbBenchmark {
     private void line(String text) {
         System.out.println(text);
         report.append(text).append('\n');
-    }
-
-    /** A sink that answers 200 at once and counts each Idempotency-Key. */
-    private static final class Sink {
-
-        final Map<String, AtomicInteger> received = new ConcurrentHashMap<>();
-        final HttpServer server;
-
-        Sink() {
-            try {
-                server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-            server.setExecutor(Executors.newFixedThreadPool(8));
-            server.createContext("/", exchange -> {
-                try (InputStream body = exchange.getRequestBody()) {
-                    body.readAllBytes();
-                }
-                String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
-                received.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
-                exchange.sendResponseHeaders(200, -1);
-                exchange.close();
-            });
-            server.start();
-        }
-
-        String url() {
-            return "http://127.0.0.1:" + server.getAddress().getPort();
-        }
     }
 }

@@ -2,16 +2,11 @@ package com.acme.payments.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterAll;
@@ -29,7 +24,7 @@ import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Pgbench;
 import com.acme.payments.support.PspStub;
 import com.acme.payments.support.TestDatabase;
-import com.sun.net.httpserver.HttpServer;
+import com.acme.payments.support.CountingSink;
 
 /**
  * On-demand benchmark (tag {@code benchmark}, excluded from the normal run): 20,000 outbox rows
@@ -42,7 +37,7 @@ import com.sun.net.httpserver.HttpServer;
 class OutboxRelayBenchmark extends IntegrationTest {
 
     private static final int ROWS = 20_000;
-    private static final Sink SINK = new Sink();
+    private static final CountingSink SINK = new CountingSink();
 
     @Autowired
     private OutboxRelay relay;
@@ -65,7 +60,7 @@ class OutboxRelayBenchmark extends IntegrationTest {
 
     @AfterAll
     static void stopSink() {
-        SINK.server.stop(0);
+        SINK.stop();
     }
 
     @Test
@@ -157,35 +152,5 @@ class OutboxRelayBenchmark extends IntegrationTest {
         Pgbench pgbench = new Pgbench("outbox_bench_pgbench");
         pgbench.init();
         return pgbench.tps();
-    }
-
-    /** A sink that answers 200 at once and counts each Idempotency-Key. */
-    private static final class Sink {
-
-        final Map<String, AtomicInteger> received = new ConcurrentHashMap<>();
-        final HttpServer server;
-
-        Sink() {
-            try {
-                server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-            server.setExecutor(Executors.newFixedThreadPool(8));
-            server.createContext("/", exchange -> {
-                try (InputStream body = exchange.getRequestBody()) {
-                    body.readAllBytes();
-                }
-                String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
-                received.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
-                exchange.sendResponseHeaders(200, -1);
-                exchange.close();
-            });
-            server.start();
-        }
-
-        String url() {
-            return "http://127.0.0.1:" + server.getAddress().getPort();
-        }
     }
 }
