@@ -40,6 +40,24 @@ class InboxStore {
             UPDATE psp_webhook_event SET processed_at = now(), processed_reason = :reason
              WHERE id = :id AND processed_at IS NULL
             """;
+    /**
+     * The webhook's apply takes its receipt first, closing it as applied before anything else is written: the
+     * receipt's row lock is then the first lock of every path that applies a receipt (the replay's and a Stripe
+     * event's upsert lock it first too), so a webhook and a replay of one payment queue on the receipt instead of
+     * deadlocking on it and the payment's rows. The apply then corrects the reason, or reopens the receipt, in
+     * the same transaction; no one sees the provisional close.
+     */
+    private static final String TAKE = """
+            UPDATE psp_webhook_event SET processed_at = now(), processed_reason = 'applied'
+             WHERE id = :id AND processed_at IS NULL
+            """;
+    private static final String CORRECT_REASON = """
+            UPDATE psp_webhook_event SET processed_reason = :reason WHERE id = :id AND processed_at IS NOT NULL
+            """;
+    private static final String REOPEN = """
+            UPDATE psp_webhook_event SET processed_at = NULL, processed_reason = NULL
+             WHERE id = :id AND processed_at IS NOT NULL
+            """;
     /** Closes a stale receipt the replay job started from, keeping a verdict it already has. */
     private static final String SUPERSEDE = """
             UPDATE psp_webhook_event
@@ -127,6 +145,32 @@ class InboxStore {
         int rows = jdbc.sql(CLOSE).param("id", id).param("reason", reason).update();
         if (rows != 1) {
             throw new ReceiptClosed(id);
+        }
+    }
+
+    /** {@link #TAKE}: closes the open receipt as applied; throws when a concurrent apply closed it first. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    void take(long id) {
+        if (jdbc.sql(TAKE).param("id", id).update() != 1) {
+            throw new ReceiptClosed(id);
+        }
+    }
+
+    /** A taken receipt's verdict, when the apply's outcome was not {@code applied}. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    void correctReason(long id, String reason) {
+        expectOne(jdbc.sql(CORRECT_REASON).param("id", id).param("reason", reason).update(), id);
+    }
+
+    /** A taken receipt whose payment matched nothing: open again, for the replay job. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    void reopen(long id) {
+        expectOne(jdbc.sql(REOPEN).param("id", id).update(), id);
+    }
+
+    private static void expectOne(int rows, long id) {
+        if (rows != 1) {
+            throw new IllegalStateException("inbox receipt " + id + " was not taken by this transaction");
         }
     }
 

@@ -57,28 +57,54 @@ public class PaymentUpdateApplier {
     }
 
     /**
-     * The webhook's apply of a receipt committed already ({@link PspWebhookOrchestrator}): the transition, any
-     * outbox row and the receipt's close commit together. No savepoint: a failure rolls all of it back and the
-     * receipt stays open for the replay job ({@link #keptOpen} answers). The close is the fence between
-     * concurrent deliveries of one state: the first to close commits, a later one finds the receipt closed
-     * and rolls its apply back ({@link InboxStore.ReceiptClosed}).
+     * The webhook's apply of a receipt committed already ({@link PspWebhookOrchestrator}): the receipt's
+     * close, the transition and any outbox row commit together. No savepoint: a failure rolls all of it back and
+     * the receipt stays open for the replay job ({@link #keptOpen} answers). The receipt is taken (closed) first,
+     * before the payment's rows: that is the fence between concurrent deliveries of one state (a later one finds
+     * it closed and applies nothing, {@link InboxStore.ReceiptClosed}) and the lock order the replay and a Stripe
+     * event keep too (their upsert locks the receipt first), so none of them deadlocks with another.
      */
     @Transactional
     public WebhookOutcome applyReceived(long receiptId, PspPayment payment) {
-        return closeAfter(receiptId, payment, dispatch(payment));
+        inbox.take(receiptId);
+        Verdict verdict = Verdict.of(dispatch(payment));
+        if (verdict.reason() == null) {
+            inbox.reopen(receiptId);
+        } else if (!verdict.reason().equals(Verdict.TAKEN_AS)) {
+            inbox.correctReason(receiptId, verdict.reason());
+        }
+        return logged(payment, verdict.outcome());
     }
 
     private WebhookOutcome closeAfter(long receiptId, PspPayment payment, Applied applied) {
-        WebhookOutcome outcome = switch (applied) {
-            case APPLIED -> close(receiptId, "applied", WebhookOutcome.APPLIED);
-            case ALREADY_PAST -> close(receiptId, "duplicate", WebhookOutcome.DUPLICATE);
-            case NO_CHANGE -> close(receiptId, "ignored", WebhookOutcome.IGNORED);
-            case CONTRADICTED -> close(receiptId, "ignored", WebhookOutcome.IGNORED); // final is final
-            case DUPLICATE_CHARGE -> close(receiptId, "duplicate_charge", WebhookOutcome.DUPLICATE_CHARGE);
-            case UNMATCHED -> WebhookOutcome.UNKNOWN_PAYMENT; // stays open for the replay job
-        };
+        Verdict verdict = Verdict.of(applied);
+        if (verdict.reason() != null) {
+            inbox.close(receiptId, verdict.reason());
+        }
+        return logged(payment, verdict.outcome());
+    }
+
+    private static WebhookOutcome logged(PspPayment payment, WebhookOutcome outcome) {
         log.debug("psp payment update payment={} state={} outcome={}", payment.id(), payment.state(), outcome.value());
         return outcome;
+    }
+
+    /** What an apply's result makes of its receipt: the reason it is closed with (null: stays open) and the answer. */
+    private record Verdict(String reason, WebhookOutcome outcome) {
+
+        /** The reason {@link InboxStore#take} closes a receipt with before its apply. */
+        static final String TAKEN_AS = "applied";
+
+        static Verdict of(Applied applied) {
+            return switch (applied) {
+                case APPLIED -> new Verdict(TAKEN_AS, WebhookOutcome.APPLIED);
+                case ALREADY_PAST -> new Verdict("duplicate", WebhookOutcome.DUPLICATE);
+                case NO_CHANGE -> new Verdict("ignored", WebhookOutcome.IGNORED);
+                case CONTRADICTED -> new Verdict("ignored", WebhookOutcome.IGNORED); // final is final
+                case DUPLICATE_CHARGE -> new Verdict("duplicate_charge", WebhookOutcome.DUPLICATE_CHARGE);
+                case UNMATCHED -> new Verdict(null, WebhookOutcome.UNKNOWN_PAYMENT); // stays open for the replay job
+            };
+        }
     }
 
     /**
@@ -199,10 +225,5 @@ public class PaymentUpdateApplier {
         }
         // a payment type we never create (e.g. WITHDRAWAL) moves nothing; a known type matching nothing waits
         return handled ? Applied.UNMATCHED : Applied.NO_CHANGE;
-    }
-
-    private WebhookOutcome close(long receiptId, String reason, WebhookOutcome outcome) {
-        inbox.close(receiptId, reason);
-        return outcome;
     }
 }
