@@ -31,9 +31,9 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 
-import com.acme.payments.common.security.Allow;
-import com.acme.payments.common.security.Public;
+import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.common.web.Public;
 import com.acme.payments.sweep.Backoff;
 import com.acme.payments.sweep.JobMetrics;
 import com.acme.payments.sweep.Outcome;

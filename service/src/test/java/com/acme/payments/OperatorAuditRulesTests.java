@@ -18,7 +18,7 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 
-import com.acme.payments.common.security.Allow;
+import com.acme.payments.common.web.Allow;
 import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorActionStore;
 import com.acme.payments.operator.OperatorAudit;

@@ -4,9 +4,9 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.security.Allow;
-import com.acme.payments.common.security.Allow.Role;
-import com.acme.payments.common.security.Caller;
+import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Allow;
+import com.acme.payments.common.web.Caller;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.operator.Audited;

@@ -7,8 +7,8 @@ import java.util.List;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.web.method.HandlerMethod;
 
-import com.acme.payments.common.security.Allow;
-import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Allow;
 
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.security.SecurityRequirement;

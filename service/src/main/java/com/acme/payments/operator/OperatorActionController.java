@@ -6,8 +6,8 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.security.Allow;
-import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Allow;
 
 import io.swagger.v3.oas.annotations.Operation;
 

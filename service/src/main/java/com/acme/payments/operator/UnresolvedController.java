@@ -5,8 +5,8 @@ import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.security.Allow;
-import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Allow;
 import com.acme.payments.sweep.Sweeps;
 import com.acme.payments.sweep.Unresolved;
 import io.swagger.v3.oas.annotations.Operation;

@@ -5,9 +5,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.money.Amounts;
-import com.acme.payments.common.security.Secrets;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.common.web.ProblemType;
+import com.acme.payments.common.web.Secrets;
 
 /**
  * Creates orders idempotently by {@code orderRef}: the same body again answers the same order (without

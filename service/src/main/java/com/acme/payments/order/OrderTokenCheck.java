@@ -2,8 +2,8 @@ package com.acme.payments.order;
 
 import org.springframework.stereotype.Component;
 
-import com.acme.payments.common.security.OrderTokens;
-import com.acme.payments.common.security.Secrets;
+import com.acme.payments.common.web.OrderTokens;
+import com.acme.payments.common.web.Secrets;
 
 /** Per-order client tokens, compared as stored SHA-256 hashes in constant time. */
 @Component

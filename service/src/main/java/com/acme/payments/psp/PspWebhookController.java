@@ -7,11 +7,11 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.security.Public;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
+import com.acme.payments.common.web.Public;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;

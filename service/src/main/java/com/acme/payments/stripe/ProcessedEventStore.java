@@ -8,7 +8,7 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import com.acme.payments.common.security.Secrets;
+import com.acme.payments.common.web.Secrets;
 
 /**
  * The idempotency store of Stripe events: receipt ({@code processing}) is not completion

@@ -11,9 +11,9 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.security.Public;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
+import com.acme.payments.common.web.Public;
 import com.acme.payments.common.web.StorableText;
 
 import tools.jackson.core.JacksonException;

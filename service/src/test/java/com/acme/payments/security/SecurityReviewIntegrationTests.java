@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import com.acme.payments.common.security.Secrets;
+import com.acme.payments.common.web.Secrets;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 

@@ -1,14 +1,24 @@
 package com.acme.payments.common.web;
 
+import java.util.Map;
 import java.util.Optional;
+
+import org.springframework.core.MethodParameter;
+import org.springframework.web.bind.support.WebDataBinderFactory;
+import org.springframework.web.context.request.NativeWebRequest;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.method.support.ModelAndViewContainer;
+import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * Finds the row a path variable names, or answers 404. A controller declares the row's type as a
- * parameter instead of the variable ({@link PathLookupResolver}); arguments are resolved in parameter
- * order after the access check (an interceptor), so a row declared before the {@code @RequestBody} keeps
- * the contract's precedence: 401/403, then 404, then 400.
+ * parameter instead of the variable, and the lookup of that type (a bean, registered with Spring MVC by
+ * {@link WebConfig}) resolves it. Arguments are resolved in parameter order after the access check (an
+ * interceptor), so a row declared before the {@code @RequestBody} keeps the contract's precedence:
+ * 401/403, then 404, then 400.
  */
-public abstract class PathLookup<T> {
+public abstract class PathLookup<T> implements HandlerMethodArgumentResolver {
 
     private final Class<T> type;
     private final String variable;
@@ -33,11 +43,21 @@ public abstract class PathLookup<T> {
         return find(value).orElseThrow(() -> new Problems.NotFound(what));
     }
 
-    final Class<T> type() {
-        return type;
+    @Override
+    public final boolean supportsParameter(MethodParameter parameter) {
+        return type.equals(parameter.getParameterType());
     }
 
-    final String variable() {
-        return variable;
+    @Override
+    public final Object resolveArgument(MethodParameter parameter, ModelAndViewContainer mav,
+            NativeWebRequest request, WebDataBinderFactory binderFactory) {
+        @SuppressWarnings("unchecked")
+        Map<String, String> variables = (Map<String, String>) request.getAttribute(
+                HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE, RequestAttributes.SCOPE_REQUEST);
+        String value = variables == null ? null : variables.get(variable);
+        if (value == null) { // a mapping bug, not a request's: the path has no such variable
+            throw new IllegalStateException(parameter.getExecutable() + " has no {" + variable + "} in its path");
+        }
+        return require(value);
     }
 }

@@ -19,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
  * unpaired surrogate anywhere in the body (a 400, instead of a 500 or a silent '?' in a row). Spring checks
  * the body's presence before and {@code @Valid} after; the problems come from {@link ProblemAdvice}.
  * Reading only: answers are written by Spring's own JSON converter. Not a bean, so that no HTTP client
- * (GatewayClient, StripeApiClient) picks it up for the answers it reads: {@link BodyWebConfig} registers it.
+ * (GatewayClient, StripeApiClient) picks it up for the answers it reads: {@link WebConfig} registers it.
  */
 class RequestBodyConverter implements HttpMessageConverter<Object> {
 

@@ -1,4 +1,4 @@
-package com.acme.payments.common.security;
+package com.acme.payments.common.web;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +19,6 @@ import org.springframework.web.cors.CorsUtils;
 import org.springframework.web.cors.DefaultCorsProcessor;
 import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 import org.springframework.web.filter.CorsFilter;
-
-import com.acme.payments.common.web.ProblemType;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

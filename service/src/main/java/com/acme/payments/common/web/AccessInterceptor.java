@@ -1,4 +1,4 @@
-package com.acme.payments.common.security;
+package com.acme.payments.common.web;
 
 import java.lang.annotation.Annotation;
 import java.util.Arrays;
@@ -13,8 +13,7 @@ import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.resource.ResourceHttpRequestHandler;
 
-import com.acme.payments.common.security.Allow.Role;
-import com.acme.payments.common.web.Problems;
+import com.acme.payments.common.web.Allow.Role;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,4 +1,4 @@
-package com.acme.payments.common.security;
+package com.acme.payments.common.web;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

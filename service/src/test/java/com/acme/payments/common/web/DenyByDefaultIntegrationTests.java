@@ -1,4 +1,4 @@
-package com.acme.payments.common.security;
+package com.acme.payments.common.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.security.Allow.Role;
+import com.acme.payments.common.web.Allow.Role;
 import com.acme.payments.support.Http;
 import com.acme.payments.support.IntegrationTest;
 

@@ -1,4 +1,4 @@
-package com.acme.payments.common.security;
+package com.acme.payments.common.web;
 
 /**
  * Answers questions about per-order client tokens (implemented by the order feature, so that this

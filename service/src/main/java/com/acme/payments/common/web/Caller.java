@@ -1,6 +1,4 @@
-package com.acme.payments.common.security;
-
-import com.acme.payments.common.web.Problems;
+package com.acme.payments.common.web;
 
 import jakarta.servlet.ServletRequest;
 

@@ -1,4 +1,4 @@
-package com.acme.payments.common.security;
+package com.acme.payments.common.web;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -1,22 +1,34 @@
-package com.acme.payments.common.security;
+package com.acme.payments.common.web;
 
 import java.util.List;
 
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.converter.HttpMessageConverters;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
-/** Registers the access check and the {@link Caller} argument resolver with Spring MVC. */
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Registers the request's edge with Spring MVC: the access check, the {@link Caller} resolver, the
+ * {@link PathLookup}s (each resolves its row type's parameters) and the request body reader (ahead of
+ * Spring's JSON converter).
+ */
 @Configuration(proxyBeanMethods = false)
 class WebConfig implements WebMvcConfigurer {
 
     private final CallerResolver callerResolver;
     private final AccessInterceptor accessInterceptor;
+    private final List<PathLookup<?>> lookups;
+    private final JsonMapper json;
 
-    WebConfig(CallerResolver callerResolver, AccessInterceptor accessInterceptor) {
+    WebConfig(CallerResolver callerResolver, AccessInterceptor accessInterceptor, List<PathLookup<?>> lookups,
+            JsonMapper json) {
         this.callerResolver = callerResolver;
         this.accessInterceptor = accessInterceptor;
+        this.lookups = lookups;
+        this.json = json;
     }
 
     @Override
@@ -27,5 +39,11 @@ class WebConfig implements WebMvcConfigurer {
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(callerResolver);
+        resolvers.addAll(lookups);
+    }
+
+    @Override
+    public void configureMessageConverters(HttpMessageConverters.ServerBuilder builder) {
+        builder.addCustomConverter(new RequestBodyConverter(json));
     }
 }
