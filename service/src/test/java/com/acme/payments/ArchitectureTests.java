@@ -33,6 +33,8 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.ApiProblem;
+import com.acme.payments.psp.PaymentUpdateHandler;
+import com.acme.payments.psp.PspPayment;
 import com.acme.payments.common.web.Public;
 import com.acme.payments.sweep.Backoff;
 import com.acme.payments.sweep.JobMetrics;
@@ -186,6 +188,32 @@ class ArchitectureTests {
     @Test
     void appliersCalledFromAppliersAreMandatory() {
         classes().that().haveSimpleNameEndingWith("Applier").should(callOtherAppliersOnlyMandatory()).check(MAIN);
+    }
+
+    /**
+     * The inbox's Applier hands each payment report to the flow that owns it through an interface
+     * ({@code PaymentUpdateHandler}), which the rule above cannot see: that flow's Applier takes it itself
+     * and joins the inbox's transaction, so the receipt's close and the flow's write commit together, and no
+     * relay class stands between the two Appliers.
+     */
+    @Test
+    void paymentUpdateHandlersAreAppliersThatJoin() {
+        methods().that().haveName("apply").and().haveRawParameterTypes(PspPayment.class)
+                .and().areDeclaredInClassesThat().implement(PaymentUpdateHandler.class)
+                .should().beDeclaredInClassesThat().haveSimpleNameEndingWith("Applier")
+                .andShould(joinTheCallersTransaction()).check(MAIN);
+    }
+
+    private static ArchCondition<JavaMethod> joinTheCallersTransaction() {
+        return new ArchCondition<>("be @Transactional(propagation = MANDATORY)") {
+            @Override
+            public void check(JavaMethod method, ConditionEvents events) {
+                boolean mandatory = method.isAnnotatedWith(Transactional.class)
+                        && method.getAnnotationOfType(Transactional.class).propagation() == Propagation.MANDATORY;
+                events.add(new SimpleConditionEvent(method, mandatory, method.getFullName()
+                        + (mandatory ? " joins with MANDATORY" : " is not MANDATORY")));
+            }
+        };
     }
 
     private static ArchCondition<JavaClass> callOtherAppliersOnlyMandatory() {

@@ -24,7 +24,7 @@ import com.acme.payments.outbox.OutboxStore;
 import com.acme.payments.psp.OrderReports;
 import com.acme.payments.psp.PaymentPayloadFault;
 import com.acme.payments.psp.PaymentState;
-import com.acme.payments.psp.PaymentUpdateHandler.Applied;
+import com.acme.payments.psp.PaymentUpdateHandler;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.secondcharge.DuplicateChargeMetrics;
 import com.acme.payments.secondcharge.DuplicateChargeStore;
@@ -36,10 +36,12 @@ import com.acme.payments.secondcharge.DuplicateChargeStore;
  * sweeps) comes through here. A COMPLETED payment the order did not book (not its current
  * attempt's, or an abandoned one's) is a second charge: recorded once, with a {@code duplicate_charge}
  * effect in the same commit. A DECLINED/CANCELLED for the payment that paid the order contradicts a final
- * truth: nothing moves, and it is recorded as a discrepancy.
+ * truth: nothing moves, and it is recorded as a discrepancy. The webhook's and the replay's reports come
+ * as a {@link PaymentUpdateHandler}, inside the inbox's transaction: the attempt is found here, by the
+ * payment's id or our reference, so a webhook that beats the create response is applied at once.
  */
 @Component
-public class DepositApplier {
+public class DepositApplier implements PaymentUpdateHandler {
 
     private static final Logger log = LoggerFactory.getLogger(DepositApplier.class);
 
@@ -58,6 +60,41 @@ public class DepositApplier {
         this.duplicates = duplicates;
         this.metrics = metrics;
         this.discrepancies = discrepancies;
+    }
+
+    @Override
+    public boolean handles(PspPayment payment) {
+        return payment.paymentType() == null || "DEPOSIT".equalsIgnoreCase(payment.paymentType());
+    }
+
+    /**
+     * A reported deposit, inside the inbox's transaction (joins, never opens). A payment that
+     * {@linkplain PspPayment#supersedesProvisional() supersedes a provisional id} is its reference's one
+     * payment, so its attempt is the reference's: one look-up, where the id would find nothing while the
+     * attempt still holds the provisional one.
+     */
+    @Override
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Applied apply(PspPayment payment) {
+        Optional<Attempt> attempt = payment.supersedesProvisional() && payment.referenceId() != null
+                ? attempts.findByReference(payment.referenceId())
+                : attempts.findForPayment(payment.id(), payment.referenceId());
+        return attempt.map(found -> settle(found, payment).applied()).orElse(Applied.UNMATCHED);
+    }
+
+    @Override
+    public boolean knows(String paymentId, String referenceId) {
+        return (paymentId != null || referenceId != null) && attempts.findForPayment(paymentId, referenceId).isPresent();
+    }
+
+    /** An attempt's payment, else a second charge's (an abandoned attempt's payment keeps its first id there). */
+    @Override
+    public Optional<Long> orderOf(String paymentId) {
+        if (paymentId == null) {
+            return Optional.empty();
+        }
+        Optional<Long> attempt = attempts.findForPayment(paymentId, null).map(Attempt::orderId);
+        return attempt.isPresent() ? attempt : duplicates.orderOf(paymentId);
     }
 
     @Transactional

@@ -3,9 +3,10 @@ package com.acme.payments.psp;
 import java.util.Optional;
 
 /**
- * Applies what the PSP says about one payment to our records. Implemented by the features that own
- * the records (checkout for deposits, refunds for refunds), so the webhook inbox never calls back into
- * them directly. Runs inside the caller's transaction, together with the inbox receipt.
+ * Applies what the PSP says about one payment to our records. Implemented by the Applier of the feature
+ * that owns the records (checkout's {@code DepositApplier} for deposits, refund's {@code RefundApplier} for
+ * refunds), so the webhook inbox never calls back into them directly. Runs inside the caller's
+ * transaction, together with the inbox receipt: {@link #apply} is {@code MANDATORY} (ArchitectureTests).
  */
 public interface PaymentUpdateHandler {
 

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.discrepancy.Discrepancy;
@@ -18,6 +19,7 @@ import com.acme.payments.order.OrderStore;
 import com.acme.payments.outbox.OutboxEntry;
 import com.acme.payments.outbox.OutboxStore;
 import com.acme.payments.psp.PaymentState;
+import com.acme.payments.psp.PaymentUpdateHandler;
 import com.acme.payments.psp.PspPayment;
 
 /**
@@ -29,10 +31,12 @@ import com.acme.payments.psp.PspPayment;
  * an order's refund and a second charge's ({@code refundKey} null in its effect); only what is reserved
  * differs, and {@link RefundReservationApplier} knows that. Final is final: a report contradicting a final
  * {@code pspState} (DECLINED for a COMPLETED refund, COMPLETED for a declined one) changes nothing and is a
- * discrepancy, as is an abandoned refund made after all that no longer fits.
+ * discrepancy, as is an abandoned refund made after all that no longer fits. The webhook's and the
+ * replay's REFUND reports come as a {@link PaymentUpdateHandler}, inside the inbox's transaction; they
+ * never touch the order's payment status.
  */
 @Component
-class RefundApplier {
+class RefundApplier implements PaymentUpdateHandler {
 
     private static final Logger log = LoggerFactory.getLogger(RefundApplier.class);
 
@@ -63,6 +67,29 @@ class RefundApplier {
         CONTRADICTED
     }
 
+    @Override
+    public boolean handles(PspPayment payment) {
+        return payment.isRefund();
+    }
+
+    /** A reported refund, inside the inbox's transaction (joins, never opens). */
+    @Override
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Applied apply(PspPayment payment) {
+        return refunds.findForPayment(payment.id(), payment.referenceId())
+                .map(refund -> switch (report(refund, payment)) {
+                    case CHANGED -> Applied.APPLIED;
+                    case UNCHANGED -> Applied.ALREADY_PAST;
+                    case CONTRADICTED -> Applied.CONTRADICTED;
+                })
+                .orElse(Applied.UNMATCHED);
+    }
+
+    @Override
+    public boolean knows(String paymentId, String referenceId) {
+        return (paymentId != null || referenceId != null) && refunds.findForPayment(paymentId, referenceId).isPresent();
+    }
+
     /** True when this call changed the refund (settled it, failed a DONE one, or revived an abandoned one). */
     @Transactional
     boolean settle(Refund refund, PspPayment payment) {
@@ -70,8 +97,7 @@ class RefundApplier {
     }
 
     /** {@link #settle}, telling a contradicting report from a late or repeated one (the webhook's answer). */
-    @Transactional
-    Result report(Refund refund, PspPayment payment) {
+    private Result report(Refund refund, PspPayment payment) {
         PaymentState state = payment.paymentState();
         boolean failed = state.isFailure();
         Optional<Refund> settled = refunds.settle(refund.id(), failed ? RefundState.FAILED : RefundState.DONE,
