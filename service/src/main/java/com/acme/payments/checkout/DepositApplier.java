@@ -21,7 +21,6 @@ import com.acme.payments.order.PaymentReport;
 import com.acme.payments.order.PaymentTransition;
 import com.acme.payments.outbox.OutboxEntry;
 import com.acme.payments.outbox.OutboxStore;
-import com.acme.payments.psp.OrderReports;
 import com.acme.payments.psp.PaymentPayloadFault;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PaymentUpdateHandler;
@@ -162,7 +161,7 @@ public class DepositApplier implements PaymentUpdateHandler {
     }
 
     private Applied moveOrder(Attempt attempt, PspPayment payment) {
-        PaymentReport report = OrderReports.report(payment);
+        PaymentReport report = payment.orderReport();
         if (report.move() == PaymentTransition.TO_PROCESSING) { // under way: at most PROCESSING, nothing settled
             orders.apply(attempt.orderId(), attempt.id(), report);
             return Applied.NO_CHANGE;

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * What a payment provider reports about an order's payment, in the order's own words: the move it asks
  * for and the facts that move books. Each provider's adapter maps its own states into the port's
- * ({@code psp.PaymentProvider}), {@code psp.OrderReports} turns those into a report, and the order
+ * ({@code psp.PaymentProvider}), {@code psp.PspPayment#orderReport} turns those into a report, and the order
  * never reads a provider's types.
  *
  * @param move what the payment asks of the order; {@link PaymentTransition#TO_PROCESSING} for a payment

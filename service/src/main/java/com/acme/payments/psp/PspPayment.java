@@ -2,6 +2,8 @@ package com.acme.payments.psp;
 
 import java.math.BigDecimal;
 
+import com.acme.payments.order.PaymentReport;
+
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
@@ -30,6 +32,11 @@ public record PspPayment(String id, String referenceId, String paymentType, Stri
 
     public PaymentState paymentState() {
         return PaymentState.of(state);
+    }
+
+    /** This payment in the order's words: the move its state asks for and the facts that move books. */
+    public PaymentReport orderReport() {
+        return new PaymentReport(paymentState().orderMove(), id, amount, currency, errorCode, errorMessage);
     }
 
     @Schema(hidden = true) // not a field of the PSP object
