@@ -87,7 +87,7 @@ public class GatewayClient implements PaymentProvider {
             body.put("customer", customer);
         }
         return exchange("create", rest.post().uri("/api/v1/payments")
-                .contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(body)), PspPayments::fromJson);
+                .contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(body)), PaymentPayloadRules::fromJson);
     }
 
     /** GET /api/v1/payments/{id}: the current truth; empty when the PSP answers 404. */
@@ -95,7 +95,7 @@ public class GatewayClient implements PaymentProvider {
     public Optional<PspPayment> get(String paymentId) {
         try {
             return Optional.of(exchange("get", rest.get().uri("/api/v1/payments/{id}", paymentId),
-                    PspPayments::fromJson));
+                    PaymentPayloadRules::fromJson));
         } catch (PspRejected rejected) {
             if (rejected.status() == 404) {
                 return Optional.empty();
@@ -131,14 +131,14 @@ public class GatewayClient implements PaymentProvider {
     public PspPayment capture(String paymentId, BigDecimal amount, String referenceId) {
         Map<String, Object> body = amount == null ? Map.of() : Map.of("amount", amount.toPlainString());
         return exchange("capture", rest.post().uri("/api/v1/payments/{id}/capture", paymentId)
-                .contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(body)), PspPayments::fromJson);
+                .contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(body)), PaymentPayloadRules::fromJson);
     }
 
     @Override
     public PspPayment voidPayment(String paymentId, String referenceId) {
         return exchange("void", rest.post().uri("/api/v1/payments/{id}/void", paymentId)
                 .contentType(MediaType.APPLICATION_JSON).body(json.writeValueAsBytes(Map.of())),
-                PspPayments::fromJson);
+                PaymentPayloadRules::fromJson);
     }
 
     /** One call, counted by how it ended ({@link PspCallMetrics#count}). */
@@ -204,7 +204,7 @@ public class GatewayClient implements PaymentProvider {
             throw new IllegalArgumentException("find result is not a list");
         }
         List<PspPayment> payments = new ArrayList<>();
-        result.forEach(node -> payments.add(PspPayments.fromJson(node)));
+        result.forEach(node -> payments.add(PaymentPayloadRules.fromJson(node)));
         return payments;
     }
 

@@ -69,9 +69,9 @@ class PspWebhookController {
             log.warn("psp webhook refused: bad or missing signature");
             throw new BadSignature();
         }
-        PspPayments.Reading reading;
+        PaymentPayloadRules.Reading reading;
         try {
-            reading = PspPayments.read(json.readTree(body));
+            reading = PaymentPayloadRules.read(json.readTree(body));
         } catch (JacksonException | IllegalArgumentException e) {
             metrics.outcome("unparseable");
             throw new Problems.MalformedBody("The webhook body is not a PSP payment object.");

@@ -159,7 +159,7 @@ class SweepIntegrationTests extends IntegrationTest {
         backdate(attempt, 10); // the zombie's lease expired; another instance claims it
         assertThat(attempts.claimUnknown(java.time.Duration.ofMinutes(2), 1000)).anyMatch(a -> a.id() == attempt.id());
 
-        var payment = com.acme.payments.psp.PspPayments.fromJson(tools.jackson.databind.json.JsonMapper.builder().build()
+        var payment = com.acme.payments.psp.PaymentPayloadRules.fromJson(tools.jackson.databind.json.JsonMapper.builder().build()
                 .readTree(payment("pay-" + ref, ref, "DEPOSIT", "COMPLETED", "9.00", "EUR")));
         assertThat(fenced.apply(attempts, zombie.lease(), () -> {
             applier.apply(zombie, payment);

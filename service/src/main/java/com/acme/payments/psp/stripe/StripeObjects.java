@@ -6,7 +6,6 @@ import java.util.Locale;
 import com.acme.payments.psp.PaymentPayloadRules;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PspPayment;
-import com.acme.payments.psp.PspPayments;
 
 import tools.jackson.databind.JsonNode;
 
@@ -289,6 +288,6 @@ public final class StripeObjects {
     }
 
     static String text(JsonNode node, String field) {
-        return PspPayments.text(node, field);
+        return PaymentPayloadRules.text(node, field);
     }
 }
