@@ -52,10 +52,14 @@ class TableOwnershipTests {
             // the sweep's claim returns each attempt with its order's part of the create, which the reconcile
             // rebuilds (one read per batch in the claim, not one per attempt)
             "AttemptStore.CLAIM_UNKNOWN -> orders",
+            // the same for the abandoned-attempt watch's claim (issue 25: was one order read per watched attempt)
+            "AttemptStore.CLAIM_ABANDONED -> orders",
             // a refund's reconcile rebuilds its create: the order's reference and the payment it was sent against
             "RefundStore.PARENT -> orders", "RefundStore.PARENT -> duplicate_charge",
             // the same, returned by the refund sweep's claim for every claimed row (one read per batch)
             "RefundStore.CLAIM_UNKNOWN -> orders", "RefundStore.CLAIM_UNKNOWN -> duplicate_charge",
+            // and by the refund straggler poll's claim (issue 25: was one read per abandoned refund asked about)
+            "RefundStore.CLAIM_NOT_FINAL -> orders", "RefundStore.CLAIM_NOT_FINAL -> duplicate_charge",
             "DuplicateChargeStore.NEVER_REFUNDED -> orders",
             // a second charge is shown with its refund, and the auto-refund picks charges without one: a
             // read of the refund feature's rows beside the charge, in the same statement

@@ -23,6 +23,12 @@ public record Attempt(long id, long orderId, String referenceId, AttemptState st
                 errorMessage, failureReason, leaseVersion, pspRequest, null);
     }
 
+    /** This row with its order's part of the request, where the caller already holds the order. */
+    Attempt withPayer(Payer orderPart) {
+        return new Attempt(id, orderId, referenceId, state, amount, currency, returnUrl, pspPaymentId, redirectUrl,
+                errorCode, errorMessage, failureReason, leaseVersion, pspRequest, orderPart);
+    }
+
     /** The order's fields a reconcile's request carries (CreatePayment.deposit). */
     public record Payer(String orderRef, String customerRef, String customerEmail) {
         @Override

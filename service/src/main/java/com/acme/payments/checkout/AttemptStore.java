@@ -4,9 +4,13 @@ import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -43,6 +47,10 @@ public class AttemptStore extends SweptStore<Attempt> {
             """;
     private static final String LATEST_FOR_ORDER = """
             SELECT * FROM psp_attempt WHERE order_id = :orderId ORDER BY id DESC LIMIT 1
+            """;
+    /** The straggler poll's batch: each order's latest attempt in one read (the index psp_attempt_order). */
+    private static final String LATEST_FOR_ORDERS = """
+            SELECT DISTINCT ON (order_id) * FROM psp_attempt WHERE order_id IN (:orderIds) ORDER BY order_id, id DESC
             """;
     private static final String BY_ID = "SELECT * FROM psp_attempt WHERE id = :id";
     /** One open state's count for the by-state gauge; the literal list lets the partial index psp_attempt_open serve it. */
@@ -140,16 +148,21 @@ public class AttemptStore extends SweptStore<Attempt> {
      * has not yet shown as final and that are due ({@code late_truth_due}, V322: the gap since the last
      * look-up grows from {@code grace} to a day with the row's age, the rule the refund watch shares), least
      * recently polled first; the bumped last_polled_at is also the lease that keeps other instances off the
-     * row (database clock).
+     * row (database clock). The rows come back with their order's part of the request, as the sweep's claim
+     * does: the watch's look-up rebuilds the create without an order read per attempt.
      */
     private static final String CLAIM_ABANDONED = """
-            UPDATE psp_attempt SET last_polled_at = now()
-             WHERE id IN (SELECT id FROM psp_attempt
-                           WHERE failure_reason = 'abandoned' AND watch_closed_at IS NULL AND state = 'FAILED'
-                             AND abandoned_at > now() - :watchSeconds * interval '1 second'
-                             AND late_truth_due(abandoned_at, last_polled_at, :graceSeconds * interval '1 second') <= now()
-                           ORDER BY last_polled_at NULLS FIRST, abandoned_at LIMIT :limit FOR UPDATE SKIP LOCKED)
-            RETURNING *
+            WITH claimed AS (
+              UPDATE psp_attempt SET last_polled_at = now()
+               WHERE id IN (SELECT id FROM psp_attempt
+                             WHERE failure_reason = 'abandoned' AND watch_closed_at IS NULL AND state = 'FAILED'
+                               AND abandoned_at > now() - :watchSeconds * interval '1 second'
+                               AND late_truth_due(abandoned_at, last_polled_at, :graceSeconds * interval '1 second') <= now()
+                             ORDER BY last_polled_at NULLS FIRST, abandoned_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+              RETURNING *)
+            SELECT c.*, o.order_ref AS payer_order_ref, o.customer_ref AS payer_customer_ref,
+                   o.customer_email AS payer_customer_email
+              FROM claimed c JOIN orders o ON o.id = c.order_id
             """;
     private static final String CLOSE_WATCH = """
             UPDATE psp_attempt SET watch_closed_at = now() WHERE id = :id AND watch_closed_at IS NULL
@@ -228,6 +241,16 @@ public class AttemptStore extends SweptStore<Attempt> {
     @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
     Optional<Attempt> latestForOrder(long orderId) {
         return jdbc.sql(LATEST_FOR_ORDER).param("orderId", orderId).query(ROW).optional();
+    }
+
+    /** Each of these orders' latest attempt, by order id; an order without any attempt is absent. */
+    @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
+    Map<Long, Attempt> latestForOrders(Collection<Long> orderIds) {
+        if (orderIds.isEmpty()) {
+            return Map.of();
+        }
+        return jdbc.sql(LATEST_FOR_ORDERS).param("orderIds", orderIds).query(ROW).list().stream()
+                .collect(Collectors.toMap(Attempt::orderId, Function.identity()));
     }
 
     /** IN_FLIGHT → UNKNOWN. False when someone (webhook, reconciler) settled it first. */
@@ -309,7 +332,7 @@ public class AttemptStore extends SweptStore<Attempt> {
     /** Abandoned attempts due for the watch (see {@code CLAIM_ABANDONED}). */
     List<Attempt> claimAbandoned(Duration watch, Duration grace, int limit) {
         return jdbc.sql(CLAIM_ABANDONED).param("watchSeconds", watch.toSeconds()).param("graceSeconds", grace.toSeconds())
-                .param("limit", limit).query(ROW).list();
+                .param("limit", limit).query(WITH_PAYER).list();
     }
 
     /** The PSP showed the abandoned attempt's payment as final and it was applied: no more polls. */

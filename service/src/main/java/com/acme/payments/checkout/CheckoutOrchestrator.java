@@ -2,6 +2,8 @@ package com.acme.payments.checkout;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.slf4j.Logger;
@@ -29,6 +31,7 @@ import com.acme.payments.order.OrderStore;
 import com.acme.payments.psp.CreatePayment;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
 import com.acme.payments.psp.PaymentState;
+import com.acme.payments.psp.PaymentUpdateHandler.Applied;
 import com.acme.payments.psp.PaymentProvider;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.psp.PspRejected;
@@ -275,21 +278,62 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
     @Override
     public List<PollJob<?>> polls() {
         return List.of(
-                new PollJob<Long>("straggler-poll",
-                        schedule -> orders.claimStragglers(schedule.grace(), schedule.batchSize()), this::pollStraggler),
+                new PollJob<Straggler>("straggler-poll",
+                        schedule -> stragglers(orders.claimStragglers(schedule.grace(), schedule.batchSize())),
+                        this::pollStraggler),
                 new PollJob<Attempt>("abandoned-watch", schedule -> attempts.claimAbandoned(duplicates.abandonedWatch(),
                         schedule.grace(), schedule.batchSize()), this::watchAbandoned));
     }
 
-    private Outcome pollStraggler(long orderId) {
-        Order before = orders.findById(orderId).orElseThrow();
+    /**
+     * A claimed order with its latest attempt (null when it has none), read for the whole batch at once: a
+     * poll's ask needs no read of its own. Its writes stay as safe as before: every one is conditional in its
+     * UPDATE (the newest attempt wins there, not in this read).
+     */
+    private record Straggler(Order order, Attempt attempt) {
+        @Override
+        public String toString() { // the order holds the customer's email: never in a log line
+            return "Straggler[orderRef=" + order.orderRef() + ", attempt=" + attempt + "]";
+        }
+    }
+
+    private List<Straggler> stragglers(List<Order> claimed) {
+        Map<Long, Attempt> latest = attempts.latestForOrders(claimed.stream().map(Order::id).toList());
+        return claimed.stream().map(order -> new Straggler(order, Optional.ofNullable(latest.get(order.id()))
+                .map(attempt -> attempt.withPayer(new Attempt.Payer(order.orderRef(), order.customerRef(),
+                        order.customerEmail())))
+                .orElse(null))).toList();
+    }
+
+    /**
+     * RESOLVED when the order moved. With the payment's id (the usual case) the apply says so; by reference
+     * (no id yet) the order is read again after the ask, as it always was.
+     */
+    private Outcome pollStraggler(Straggler straggler) {
+        Attempt attempt = straggler.attempt();
+        if (attempt == null) {
+            return Outcome.STILL_UNKNOWN;
+        }
+        if (attempt.pspPaymentId() == null) {
+            if (attempt.state() == AttemptState.FAILED) {
+                return Outcome.STILL_UNKNOWN;
+            }
+            if (resolve(attempt, Lease.NONE) == Outcome.UNREACHABLE) {
+                return Outcome.UNREACHABLE;
+            }
+            OrderStatus now = orders.findById(attempt.orderId()).orElseThrow().status();
+            return now != straggler.order().status() ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
+        }
+        Optional<PspPayment> payment;
         try {
-            pollPsp(before);
+            payment = psp.get(attempt.pspPaymentId());
         } catch (PaymentOutcomeUnknown unreachable) {
             return Outcome.UNREACHABLE;
         }
-        Order after = orders.findById(orderId).orElseThrow();
-        return after.status() != before.status() ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
+        if (payment.isEmpty()) {
+            return Outcome.STILL_UNKNOWN;
+        }
+        return applier.apply(attempt, payment.get()) == Applied.APPLIED ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
     }
 
     /** On the customer's return: read the payment's current state and apply it. The browser proves nothing. */
@@ -303,7 +347,7 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
 
     /**
      * Reads the order's latest payment from the PSP (by id when known, else by our reference) and
-     * applies it. Shared by the return path and the straggler poll.
+     * applies it, on the customer's return.
      *
      * @throws PaymentOutcomeUnknown when the PSP cannot be read
      */

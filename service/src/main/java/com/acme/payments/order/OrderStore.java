@@ -110,7 +110,8 @@ public class OrderStore {
     /**
      * Orders still waiting for a final state past the grace period, leased by last_polled_at (database
      * clock). Least recently polled first: orders that stay non-final for good keep an old updated_at
-     * and would otherwise be claimed every time, starving newer stragglers.
+     * and would otherwise be claimed every time, starving newer stragglers. The claimed orders come back
+     * whole: the poll asks about each without reading it again.
      */
     private static final String CLAIM_STRAGGLERS = """
             UPDATE orders SET last_polled_at = now()
@@ -119,7 +120,7 @@ public class OrderStore {
                              AND updated_at < now() - :graceSeconds * interval '1 second'
                              AND (last_polled_at IS NULL OR last_polled_at < now() - :graceSeconds * interval '1 second')
                            ORDER BY last_polled_at NULLS FIRST, updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
-            RETURNING id
+            RETURNING *
             """;
 
     private static final RowMapper<Order> ROW = OrderStore::map;
@@ -208,9 +209,10 @@ public class OrderStore {
         return moved.stream().findFirst();
     }
 
-    public List<Long> claimStragglers(Duration grace, int limit) {
+    /** Claims up to {@code limit} stragglers (see {@code CLAIM_STRAGGLERS}): the orders as the claim left them. */
+    public List<Order> claimStragglers(Duration grace, int limit) {
         return jdbc.sql(CLAIM_STRAGGLERS).param("graceSeconds", grace.toSeconds()).param("limit", limit)
-                .query(Long.class).list();
+                .query(ROW).list();
     }
 
     /** A new checkout on a failed order makes it payable again (in the claim's transaction). */
