@@ -111,22 +111,30 @@ class RefundStore extends SweptStore<Refund> {
      * growing from {@code grace} to a day, the rule the attempt watch shares). Leased by last_polled_at
      * (database clock), least recent first. A DONE refund whose PSP state was never learnt (psp_state
      * NULL: accepted before V313, no receipt to backfill it from, V325) is asked about for the same watch
-     * after its last change, then left: a PSP that has purged it would otherwise be asked for ever.
+     * after its last change, then left: a PSP that has purged it would otherwise be asked for ever. The rows
+     * come back with what each was sent against ({@code PARENT}'s columns), as the sweep's claim does, so an
+     * abandoned refund's look-up rebuilds its create without a read of its own.
      */
     private static final String CLAIM_NOT_FINAL = """
-            UPDATE psp_refund_attempt SET last_polled_at = now()
-             WHERE id IN (SELECT id FROM psp_refund_attempt
-                           WHERE (state = 'DONE'
-                                   AND (psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED')
-                                        OR (psp_state IS NULL
-                                            AND updated_at > now() - :watchSeconds * interval '1 second'))
-                                   AND updated_at < now() - :graceSeconds * interval '1 second'
-                                   AND (last_polled_at IS NULL OR last_polled_at < now() - :graceSeconds * interval '1 second'))
-                               OR (state = 'FAILED' AND error_code = 'abandoned' AND psp_payment_id IS NULL
-                                   AND abandoned_at > now() - :watchSeconds * interval '1 second'
-                                   AND late_truth_due(abandoned_at, last_polled_at, :graceSeconds * interval '1 second') <= now())
-                           ORDER BY last_polled_at NULLS FIRST, updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
-            RETURNING *
+            WITH claimed AS (
+              UPDATE psp_refund_attempt SET last_polled_at = now()
+               WHERE id IN (SELECT id FROM psp_refund_attempt
+                             WHERE (state = 'DONE'
+                                     AND (psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED')
+                                          OR (psp_state IS NULL
+                                              AND updated_at > now() - :watchSeconds * interval '1 second'))
+                                     AND updated_at < now() - :graceSeconds * interval '1 second'
+                                     AND (last_polled_at IS NULL OR last_polled_at < now() - :graceSeconds * interval '1 second'))
+                                 OR (state = 'FAILED' AND error_code = 'abandoned' AND psp_payment_id IS NULL
+                                     AND abandoned_at > now() - :watchSeconds * interval '1 second'
+                                     AND late_truth_due(abandoned_at, last_polled_at, :graceSeconds * interval '1 second') <= now())
+                             ORDER BY last_polled_at NULLS FIRST, updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
+              RETURNING *)
+            SELECT c.*, o.order_ref AS parent_order_ref,
+                   coalesce(d.psp_payment_id, o.psp_payment_id) AS parent_payment_id
+              FROM claimed c
+              JOIN orders o ON o.id = c.order_id
+              LEFT JOIN duplicate_charge d ON d.id = c.duplicate_charge_id
             """;
     private static final String MARK_UNKNOWN = """
             UPDATE psp_refund_attempt SET state = 'UNKNOWN', updated_at = now() WHERE id = :id AND state = 'IN_FLIGHT'
@@ -312,7 +320,7 @@ class RefundStore extends SweptStore<Refund> {
 
     List<Refund> claimNotFinal(Duration grace, Duration abandonedWatch, int limit) {
         return jdbc.sql(CLAIM_NOT_FINAL).param("graceSeconds", grace.toSeconds())
-                .param("watchSeconds", abandonedWatch.toSeconds()).param("limit", limit).query(ROW).list();
+                .param("watchSeconds", abandonedWatch.toSeconds()).param("limit", limit).query(WITH_PARENT).list();
     }
 
     private static String truncate(String message) {

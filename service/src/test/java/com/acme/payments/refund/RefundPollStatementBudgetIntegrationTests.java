@@ -1,0 +1,136 @@
+package com.acme.payments.refund;
+
+import static com.acme.payments.support.PspFixtures.envelope;
+import static com.acme.payments.support.PspFixtures.findCall;
+import static com.acme.payments.support.PspFixtures.getCall;
+import static com.acme.payments.support.PspFixtures.nothingFound;
+import static com.acme.payments.support.PspFixtures.payment;
+import static com.acme.payments.support.StatementTrace.tracedPass;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.acme.payments.support.IntegrationTest;
+import com.acme.payments.support.StatementTrace;
+import com.acme.payments.sweep.Polls;
+
+/**
+ * The refund straggler poll, counted like the sweeps' passes (RefundSweepStatementBudgetIntegrationTests):
+ * the driver's Execute messages and COMMITs of one {@code Polls.run} (on the caller's thread), at two batch
+ * sizes, for its two kinds of row in their usual state: a DONE refund the PSP still shows PENDING, and an
+ * abandoned refund the PSP still shows nothing for.
+ */
+class RefundPollStatementBudgetIntegrationTests extends IntegrationTest {
+
+    /** The claim (one UPDATE … RETURNING with what each refund was sent against) and its COMMIT. */
+    private static final long PER_BATCH = 2;
+    private static final long COMMITS_PER_BATCH = 1;
+    /**
+     * Per DONE refund the PSP still shows PENDING: nothing (issue 25: was 4, a transaction that wrote nothing:
+     * the settle's UPDATE, the PSP state's UPDATE, the refund read, COMMIT).
+     */
+    private static final long PER_PENDING_REFUND = 0;
+    /**
+     * Per abandoned refund the PSP shows nothing: nothing (issue 25: was 2, the read of what it was sent
+     * against in a read-only transaction of its own).
+     */
+    private static final long PER_ABANDONED_REFUND = 0;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    Polls polls;
+
+    /** A PAID order of 30.00 EUR with 12.00 reserved for refunds: its id. */
+    long paidOrder(String ref) {
+        return jdbc.sql("""
+                INSERT INTO orders (order_ref, status, amount, currency, customer_ref, client_token_hash, paid_amount,
+                                    paid_currency, refunded_amount, psp_payment_id)
+                VALUES (:ref, 'PAID', 30.00, 'EUR', 'c', sha256(convert_to(:ref, 'UTF8')), 30.00, 'EUR', 12.00,
+                        'pay-' || :ref) RETURNING id""").param("ref", ref).query(Long.class).single();
+    }
+
+    /** N refunds as {@code seed} leaves them (given the order id and the reference), then one poll. */
+    StatementTrace pollOf(int n, String batch, RowSeed seed) {
+        psp.stubFor(findCall().willReturn(nothingFound()));
+        polls.run("refund-straggler-poll"); // leases other tests' leftovers, so the poll below claims ours only
+        String prefix = "rfd_poll_" + batch + System.nanoTime() + "_";
+        List<String> refs = IntStream.rangeClosed(1, n).mapToObj(i -> {
+            String ref = prefix + i;
+            seed.insert(paidOrder("o_" + ref), ref);
+            return ref;
+        }).toList();
+
+        StatementTrace trace = tracedPass(() -> polls.run("refund-straggler-poll"));
+
+        assertThat(jdbc.sql("""
+                SELECT count(*) FROM psp_refund_attempt WHERE reference_id IN (:refs)
+                   AND last_polled_at > now() - interval '1 minute'""").param("refs", refs).query(Long.class).single())
+                .as("refunds asked about by the poll").isEqualTo(n);
+        return trace;
+    }
+
+    interface RowSeed {
+        void insert(long orderId, String reference);
+    }
+
+    /** DONE an hour ago, PENDING at the PSP then and now. */
+    void pendingRefund(long orderId, String ref) {
+        jdbc.sql("""
+                INSERT INTO psp_refund_attempt (order_id, refund_key, reference_id, amount, currency, state,
+                                                psp_payment_id, psp_state, requested_by, updated_at)
+                VALUES (:o, 'k', :ref, 12.00, 'EUR', 'DONE', 'rf-' || :ref, 'PENDING', 'admin',
+                        now() - interval '1 hour')""").param("o", orderId).param("ref", ref).update();
+        psp.stubFor(getCall("rf-" + ref).willReturn(okJson(envelope(payment("rf-" + ref, ref, "REFUND", "PENDING",
+                "12.00", "EUR")))));
+    }
+
+    /** Abandoned an hour ago (its reservation released), never asked about since. */
+    void abandonedRefund(long orderId, String ref) {
+        jdbc.sql("UPDATE orders SET refunded_amount = 0 WHERE id = :o").param("o", orderId).update();
+        jdbc.sql("""
+                INSERT INTO psp_refund_attempt (order_id, refund_key, reference_id, amount, currency, state, error_code,
+                                                requested_by, abandoned_by, abandoned_at, updated_at)
+                VALUES (:o, 'k', :ref, 12.00, 'EUR', 'FAILED', 'abandoned', 'admin', 'admin',
+                        now() - interval '1 hour', now() - interval '1 hour')""").param("o", orderId).param("ref", ref)
+                .update();
+    }
+
+    @Test
+    @DisplayName("a refund poll of N refunds the PSP still shows PENDING: the claim, nothing per refund")
+    void pendingRefundsBudget() {
+        StatementTrace ten = pollOf(10, "a", this::pendingRefund);
+        StatementTrace twenty = pollOf(20, "b", this::pendingRefund);
+
+        assertThat(ten.statements()).as("statements of a 10-refund poll: %s", ten.queries())
+                .isEqualTo(PER_BATCH + PER_PENDING_REFUND * 10);
+        assertThat(ten.commits()).as("commits of a 10-refund poll: %s", ten.queries()).isEqualTo(COMMITS_PER_BATCH);
+        assertThat(twenty.statements()).as("statements of a 20-refund poll: %s", twenty.queries())
+                .isEqualTo(PER_BATCH + PER_PENDING_REFUND * 20);
+        assertThat(twenty.commits()).as("commits of a 20-refund poll: %s", twenty.queries()).isEqualTo(COMMITS_PER_BATCH);
+        assertThat(jdbc.sql("SELECT count(*) FROM psp_refund_attempt WHERE reference_id LIKE 'rfd_poll_%' AND state = 'DONE'"
+                + " AND psp_state = 'PENDING'").query(Long.class).single()).as("still DONE, PENDING").isGreaterThanOrEqualTo(30);
+    }
+
+    @Test
+    @DisplayName("a refund poll of N abandoned refunds the PSP shows nothing for: the claim, nothing per refund")
+    void abandonedRefundsBudget() {
+        StatementTrace ten = pollOf(10, "c", this::abandonedRefund);
+        StatementTrace twenty = pollOf(20, "d", this::abandonedRefund);
+
+        assertThat(ten.statements()).as("statements of a 10-refund poll: %s", ten.queries())
+                .isEqualTo(PER_BATCH + PER_ABANDONED_REFUND * 10);
+        assertThat(ten.commits()).as("commits of a 10-refund poll: %s", ten.queries()).isEqualTo(COMMITS_PER_BATCH);
+        assertThat(twenty.statements()).as("statements of a 20-refund poll: %s", twenty.queries())
+                .isEqualTo(PER_BATCH + PER_ABANDONED_REFUND * 20);
+        assertThat(twenty.commits()).as("commits of a 20-refund poll: %s", twenty.queries()).isEqualTo(COMMITS_PER_BATCH);
+    }
+}
