@@ -114,7 +114,10 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
             } else {
                 log.info("second charge refund claimed payment={} referenceId={} by {}", charge.pspPaymentId(),
                         claim.refund().referenceId(), actor);
-                refund = createRefund(claim.refund(), request(claim.refund()));
+                // what it is sent against is the charge itself: no read of the refund's parent (issue 25)
+                Refund claimed = claim.refund();
+                refund = createRefund(claimed, CreatePayment.refund(charge.orderRef(), claimed.amount(),
+                        claimed.currency(), claimed.referenceId(), charge.pspPaymentId(), claimed.refundKey()));
             }
         } catch (RefundOutcomeUnknown open) {
             throw RefundOutcomeUnknown.ofSecondCharge(claim.refund().referenceId(), properties.retryAfter());
@@ -232,10 +235,17 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
             return resolve(refund, Lease.NONE);
         }
         java.util.Optional<PspPayment> payment = psp.get(refund.pspPaymentId());
-        if (payment.isEmpty()) {
+        if (payment.isEmpty() || unchanged(refund, payment.get())) {
             return Outcome.STILL_UNKNOWN;
         }
         return applier.settle(refund, payment.get()) ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
+    }
+
+    /** A DONE refund's own payment, at the PSP in the very (not final) state the refund already holds. */
+    private static boolean unchanged(Refund refund, PspPayment payment) {
+        return refund.state() == RefundState.DONE && refund.pspState() != null
+                && refund.pspState().equals(payment.state()) && !payment.paymentState().isFinal()
+                && refund.pspPaymentId().equals(payment.id());
     }
 
     /**

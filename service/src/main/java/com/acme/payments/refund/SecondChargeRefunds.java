@@ -18,7 +18,7 @@ public interface SecondChargeRefunds {
     Answer refund(Charge charge, String actor, String reason);
 
     /** The second charge to refund: a {@code duplicate_charge} row as its owner reads it. */
-    record Charge(long id, long orderId, String pspPaymentId, BigDecimal amount, String currency) {
+    record Charge(long id, long orderId, String orderRef, String pspPaymentId, BigDecimal amount, String currency) {
     }
 
     /** The charge's refund after the call, and whether this call created it (201) or replayed it (200). */

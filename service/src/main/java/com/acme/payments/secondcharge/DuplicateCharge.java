@@ -14,6 +14,6 @@ record DuplicateCharge(long id, long orderId, String orderRef, String pspPayment
         String refundRequestedBy) {
 
     SecondChargeRefunds.Charge toRefund() {
-        return new SecondChargeRefunds.Charge(id, orderId, pspPaymentId, amount, currency);
+        return new SecondChargeRefunds.Charge(id, orderId, orderRef, pspPaymentId, amount, currency);
     }
 }

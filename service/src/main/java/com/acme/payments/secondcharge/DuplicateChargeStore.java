@@ -95,7 +95,8 @@ public class DuplicateChargeStore {
                 .query((rs, n) -> new OpenRows(rs.getDouble("open"), rs.getDouble("oldest"))).single();
     }
 
-    @Transactional(readOnly = true)
+    /** The auto-refund's batch; one statement is its own snapshot, so no transaction (and COMMIT) of its own. */
+    @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
     List<DuplicateCharge> neverRefunded(int limit) {
         return jdbc.sql(NEVER_REFUNDED).param("limit", limit).query(ROW).list();
     }
