@@ -238,7 +238,7 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
         if (payment.isEmpty() || unchanged(refund, payment.get())) {
             return Outcome.STILL_UNKNOWN;
         }
-        return applier.settle(refund, payment.get()) ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
+        return applier.settleAccepted(refund, payment.get()) ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
     }
 
     /** A DONE refund's own payment, at the PSP in the very (not final) state the refund already holds. */

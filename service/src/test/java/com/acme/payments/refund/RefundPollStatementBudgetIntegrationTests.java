@@ -24,8 +24,8 @@ import com.acme.payments.sweep.Polls;
 /**
  * The refund straggler poll, counted like the sweeps' passes (RefundSweepStatementBudgetIntegrationTests):
  * the driver's Execute messages and COMMITs of one {@code Polls.run} (on the caller's thread), at two batch
- * sizes, for its two kinds of row in their usual state: a DONE refund the PSP still shows PENDING, and an
- * abandoned refund the PSP still shows nothing for.
+ * sizes, for its two kinds of row in their usual state (a DONE refund the PSP still shows PENDING, an abandoned
+ * refund the PSP still shows nothing for) and for a DONE refund the PSP now shows COMPLETED.
  */
 class RefundPollStatementBudgetIntegrationTests extends IntegrationTest {
 
@@ -37,6 +37,12 @@ class RefundPollStatementBudgetIntegrationTests extends IntegrationTest {
      * the settle's UPDATE, the PSP state's UPDATE, the refund read, COMMIT).
      */
     private static final long PER_PENDING_REFUND = 0;
+    /**
+     * Per DONE refund the PSP now shows COMPLETED: one transaction (its PSP state's UPDATE, COMMIT). Issue 25:
+     * was 3, an UPDATE of an open refund first, which never matches a refund read DONE.
+     */
+    private static final long PER_COMPLETED_REFUND = 2;
+    private static final long COMMITS_PER_COMPLETED_REFUND = 1;
     /**
      * Per abandoned refund the PSP shows nothing: nothing (issue 25: was 2, the read of what it was sent
      * against in a read-only transaction of its own).
@@ -82,15 +88,23 @@ class RefundPollStatementBudgetIntegrationTests extends IntegrationTest {
         void insert(long orderId, String reference);
     }
 
-    /** DONE an hour ago, PENDING at the PSP then and now. */
-    void pendingRefund(long orderId, String ref) {
+    /** DONE an hour ago, PENDING at the PSP then, {@code now} at the PSP now. */
+    void doneRefund(long orderId, String ref, String now) {
         jdbc.sql("""
                 INSERT INTO psp_refund_attempt (order_id, refund_key, reference_id, amount, currency, state,
                                                 psp_payment_id, psp_state, requested_by, updated_at)
                 VALUES (:o, 'k', :ref, 12.00, 'EUR', 'DONE', 'rf-' || :ref, 'PENDING', 'admin',
                         now() - interval '1 hour')""").param("o", orderId).param("ref", ref).update();
-        psp.stubFor(getCall("rf-" + ref).willReturn(okJson(envelope(payment("rf-" + ref, ref, "REFUND", "PENDING",
+        psp.stubFor(getCall("rf-" + ref).willReturn(okJson(envelope(payment("rf-" + ref, ref, "REFUND", now,
                 "12.00", "EUR")))));
+    }
+
+    void pendingRefund(long orderId, String ref) {
+        doneRefund(orderId, ref, "PENDING");
+    }
+
+    void completedRefund(long orderId, String ref) {
+        doneRefund(orderId, ref, "COMPLETED");
     }
 
     /** Abandoned an hour ago (its reservation released), never asked about since. */
@@ -118,6 +132,24 @@ class RefundPollStatementBudgetIntegrationTests extends IntegrationTest {
         assertThat(twenty.commits()).as("commits of a 20-refund poll: %s", twenty.queries()).isEqualTo(COMMITS_PER_BATCH);
         assertThat(jdbc.sql("SELECT count(*) FROM psp_refund_attempt WHERE reference_id LIKE 'rfd_poll_%' AND state = 'DONE'"
                 + " AND psp_state = 'PENDING'").query(Long.class).single()).as("still DONE, PENDING").isGreaterThanOrEqualTo(30);
+    }
+
+    @Test
+    @DisplayName("a refund poll of N refunds the PSP now shows COMPLETED: the claim, then per refund one transaction")
+    void completedRefundsBudget() {
+        StatementTrace ten = pollOf(10, "e", this::completedRefund);
+        StatementTrace twenty = pollOf(20, "f", this::completedRefund);
+
+        assertThat(ten.statements()).as("statements of a 10-refund poll: %s", ten.queries())
+                .isEqualTo(PER_BATCH + PER_COMPLETED_REFUND * 10);
+        assertThat(ten.commits()).as("commits of a 10-refund poll: %s", ten.queries())
+                .isEqualTo(COMMITS_PER_BATCH + COMMITS_PER_COMPLETED_REFUND * 10);
+        assertThat(twenty.statements()).as("statements of a 20-refund poll: %s", twenty.queries())
+                .isEqualTo(PER_BATCH + PER_COMPLETED_REFUND * 20);
+        assertThat(twenty.commits()).as("commits of a 20-refund poll: %s", twenty.queries())
+                .isEqualTo(COMMITS_PER_BATCH + COMMITS_PER_COMPLETED_REFUND * 20);
+        assertThat(jdbc.sql("SELECT count(*) FROM psp_refund_attempt WHERE reference_id LIKE 'rfd_poll_e%' AND state = 'DONE'"
+                + " AND psp_state = 'COMPLETED'").query(Long.class).single()).as("DONE, COMPLETED").isEqualTo(10);
     }
 
     @Test
