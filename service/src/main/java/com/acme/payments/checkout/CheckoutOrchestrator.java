@@ -28,7 +28,9 @@ import com.acme.payments.common.web.Problems;
 import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStatus;
 import com.acme.payments.order.OrderStore;
+import com.acme.payments.order.PaymentTransition;
 import com.acme.payments.psp.CreatePayment;
+import com.acme.payments.psp.OrderReports;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PaymentUpdateHandler.Applied;
@@ -330,10 +332,27 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
         } catch (PaymentOutcomeUnknown unreachable) {
             return Outcome.UNREACHABLE;
         }
-        if (payment.isEmpty()) {
+        if (payment.isEmpty() || nothingToWrite(straggler, payment.get())) {
             return Outcome.STILL_UNKNOWN;
         }
         return applier.apply(attempt, payment.get()) == Applied.APPLIED ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN;
+    }
+
+    /**
+     * The PSP still shows the attempt's own payment under way, as the order already has it (an order that
+     * stays PROCESSING or AUTHORIZED, asked about every grace period): applied, the attempt's promote would
+     * change nothing (READY, this payment's id, no new redirect) and the order's move could not match (its
+     * status is not one the move leaves, and no order returns to one while this attempt is its newest), so no
+     * transaction is opened (issue 25). Should either have moved since the claim, skipping is the same as this
+     * poll having run just before, and the next one asks again.
+     */
+    private static boolean nothingToWrite(Straggler straggler, PspPayment payment) {
+        Attempt attempt = straggler.attempt();
+        PaymentTransition move = OrderReports.move(payment.paymentState());
+        return (move == PaymentTransition.TO_PROCESSING || move == PaymentTransition.TO_AUTHORIZED)
+                && !move.fromNames().contains(straggler.order().status().name())
+                && attempt.state() == AttemptState.READY && attempt.pspPaymentId().equals(payment.id())
+                && (payment.redirectUrl() == null || payment.redirectUrl().equals(attempt.redirectUrl()));
     }
 
     /** On the customer's return: read the payment's current state and apply it. The browser proves nothing. */

@@ -39,6 +39,12 @@ class CheckoutPollStatementBudgetIntegrationTests extends IntegrationTest {
      */
     private static final long STRAGGLER_PER_ROW = 4;
     private static final long STRAGGLER_COMMITS_PER_ROW = 1;
+    /**
+     * Per straggler the PSP still shows PENDING (an order that stays PROCESSING, asked about every grace period):
+     * nothing. Issue 25: was 6, the three reads above and a transaction that wrote nothing new (the READY
+     * attempt's promote, the order's move from AWAITING_PAYMENT matching no row, COMMIT).
+     */
+    private static final long STRAGGLER_PER_PENDING_ROW = 0;
 
     /** The abandoned-attempt watch's claim (one UPDATE … RETURNING with its order's part, its COMMIT). */
     private static final long WATCH_PER_BATCH = 2;
@@ -52,8 +58,11 @@ class CheckoutPollStatementBudgetIntegrationTests extends IntegrationTest {
     @Autowired
     Polls polls;
 
-    /** N orders PROCESSING past the grace with a READY attempt, the PSP showing each payment COMPLETED. */
-    StatementTrace stragglerPass(int n, String batch) {
+    /**
+     * N orders PROCESSING past the grace with a READY attempt (the redirect the PSP gave stored), the PSP showing
+     * each payment {@code state}.
+     */
+    StatementTrace stragglerPass(int n, String batch, String state, String status) {
         // other tests' stragglers: their payments are unknown to the stub (404, nothing applied)
         polls.run("straggler-poll"); // leases other tests' leftovers, so the pass below claims ours only
         String prefix = "strag_budget_" + batch + System.nanoTime() + "_";
@@ -67,26 +76,29 @@ class CheckoutPollStatementBudgetIntegrationTests extends IntegrationTest {
                             now() - interval '1 hour') RETURNING id""").param("ref", ref).param("p", paymentId)
                     .query(Long.class).single();
             jdbc.sql("""
-                    INSERT INTO psp_attempt (order_id, reference_id, state, amount, currency, return_url, psp_payment_id)
-                    VALUES (:o, :ref, 'READY', 5.00, 'EUR', 'https://shop.test/r', :p)""").param("o", orderId)
+                    INSERT INTO psp_attempt (order_id, reference_id, state, amount, currency, return_url, psp_payment_id,
+                                             redirect_url)
+                    VALUES (:o, :ref, 'READY', 5.00, 'EUR', 'https://shop.test/r', :p, 'https://psp.test/hosted/' || :p)""")
+                    .param("o", orderId)
                     .param("ref", "chk_" + ref).param("p", paymentId).update();
             psp.stubFor(getCall(paymentId).willReturn(okJson(envelope(payment(paymentId, "chk_" + ref, "DEPOSIT",
-                    "COMPLETED", "5.00", "EUR")))));
+                    state, "5.00", "EUR")))));
             return orderId;
         }).toList();
 
         StatementTrace trace = tracedPass(() -> polls.run("straggler-poll"));
 
-        assertThat(jdbc.sql("SELECT count(*) FROM orders WHERE id IN (:ids) AND status = 'PAID'").param("ids", ids)
-                .query(Long.class).single()).as("orders paid by the poll").isEqualTo(n);
+        assertThat(jdbc.sql("SELECT count(*) FROM orders WHERE id IN (:ids) AND status = :s AND last_polled_at IS NOT NULL")
+                .param("ids", ids).param("s", status).query(Long.class).single()).as("orders %s after the poll", status)
+                .isEqualTo(n);
         return trace;
     }
 
     @Test
     @DisplayName("a straggler poll of N orders the PSP shows paid: the claim and one read, then per order one transaction")
     void stragglerPollBudget() {
-        StatementTrace ten = stragglerPass(10, "a");
-        StatementTrace twenty = stragglerPass(20, "b");
+        StatementTrace ten = stragglerPass(10, "a", "COMPLETED", "PAID");
+        StatementTrace twenty = stragglerPass(20, "b", "COMPLETED", "PAID");
 
         assertThat(ten.statements()).as("statements of a 10-order poll: %s", ten.queries())
                 .isEqualTo(STRAGGLER_PER_BATCH + STRAGGLER_PER_ROW * 10);
@@ -96,6 +108,21 @@ class CheckoutPollStatementBudgetIntegrationTests extends IntegrationTest {
                 .isEqualTo(STRAGGLER_PER_BATCH + STRAGGLER_PER_ROW * 20);
         assertThat(twenty.commits()).as("commits of a 20-order poll: %s", twenty.queries())
                 .isEqualTo(STRAGGLER_COMMITS_PER_BATCH + STRAGGLER_COMMITS_PER_ROW * 20);
+    }
+
+    @Test
+    @DisplayName("a straggler poll of N orders the PSP still shows PENDING: the claim and one read, nothing per order")
+    void pendingStragglerPollBudget() {
+        StatementTrace ten = stragglerPass(10, "c", "PENDING", "PROCESSING");
+        StatementTrace twenty = stragglerPass(20, "d", "PENDING", "PROCESSING");
+
+        assertThat(ten.statements()).as("statements of a 10-order poll: %s", ten.queries())
+                .isEqualTo(STRAGGLER_PER_BATCH + STRAGGLER_PER_PENDING_ROW * 10);
+        assertThat(ten.commits()).as("commits of a 10-order poll: %s", ten.queries()).isEqualTo(STRAGGLER_COMMITS_PER_BATCH);
+        assertThat(twenty.statements()).as("statements of a 20-order poll: %s", twenty.queries())
+                .isEqualTo(STRAGGLER_PER_BATCH + STRAGGLER_PER_PENDING_ROW * 20);
+        assertThat(twenty.commits()).as("commits of a 20-order poll: %s", twenty.queries())
+                .isEqualTo(STRAGGLER_COMMITS_PER_BATCH);
     }
 
     /** N attempts abandoned an hour ago, never asked about since; the PSP shows nothing for any of them. */
