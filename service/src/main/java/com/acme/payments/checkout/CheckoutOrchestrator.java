@@ -30,7 +30,6 @@ import com.acme.payments.order.OrderStatus;
 import com.acme.payments.order.OrderStore;
 import com.acme.payments.order.PaymentTransition;
 import com.acme.payments.psp.CreatePayment;
-import com.acme.payments.psp.OrderReports;
 import com.acme.payments.psp.PaymentOutcomeUnknown;
 import com.acme.payments.psp.PaymentState;
 import com.acme.payments.psp.PaymentUpdateHandler.Applied;
@@ -348,7 +347,7 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
      */
     private static boolean nothingToWrite(Straggler straggler, PspPayment payment) {
         Attempt attempt = straggler.attempt();
-        PaymentTransition move = OrderReports.move(payment.paymentState());
+        PaymentTransition move = payment.paymentState().orderMove();
         return (move == PaymentTransition.TO_PROCESSING || move == PaymentTransition.TO_AUTHORIZED)
                 && !move.fromNames().contains(straggler.order().status().name())
                 && attempt.state() == AttemptState.READY && attempt.pspPaymentId().equals(payment.id())
