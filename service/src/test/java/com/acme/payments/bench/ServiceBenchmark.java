@@ -82,6 +82,13 @@ class ServiceBenchmark {
      * recorded run says where the time goes, and an unrecorded one what it costs.
      */
     private static final boolean RECORD = Boolean.getBoolean("bench.jfr");
+    /** -Dbench.jfr-level=0: record at the 10^4 level instead (with -Dbench.levels=1). */
+    private static final int JFR_LEVEL = Integer.getInteger("bench.jfr-level", 1);
+    /**
+     * -Dbench.jfr-sampling=max: the .jfc option {@code method-profiling} of the recording (profile: 10 ms between
+     * samples of a running thread; max: 1 ms, ten times the samples and more overhead).
+     */
+    private static final String JFR_SAMPLING = System.getProperty("bench.jfr-sampling", "");
     private final int[] history = { Integer.getInteger("bench.history.small", 10_000),
             Integer.getInteger("bench.history.large", 90_000) };
 
@@ -165,7 +172,7 @@ class ServiceBenchmark {
                 }
                 String tag = level == 0 ? "10^4" : "10^5";
                 line("\n== history " + tag + ": rows per table " + Seeder.tableRows() + " ==");
-                boolean profile = level == 1 && RECORD;
+                boolean profile = level == JFR_LEVEL && RECORD;
                 Map<String, long[]> tuplesBefore = Seeder.tupleStats(HOT_TABLES);
                 if (workloads.contains("cost")) {
                     cost(tag, profile);
@@ -235,7 +242,8 @@ class ServiceBenchmark {
             line(String.format("%-36s %-5s %6s %8s %7.3f %9s %8s %10s %-17s %s", c[0], c[1], c[2], c[3],
                     Double.parseDouble(c[3]) / tps, c[4], c[5], c[6], c[7], c[8]));
         }
-        for (String name : List.of("checkout-1", "webhooks-1", "stripe-1", "sweep-2", "sweep-1", "cost-checkout", "cost-webhook")) {
+        for (String name : List.of("checkout-1", "webhooks-1", "stripe-1", "sweep-2", "sweep-1", "cost-checkout", "cost-webhook",
+                "cost-duplicate", "cost-stripe-billing")) {
             Path file = DIR.resolve(name + ".jfr");
             if (Files.exists(file)) {
                 line("\nJFR " + name + " (instance-a): " + JfrSummary.summarize(file));
@@ -271,12 +279,12 @@ class ServiceBenchmark {
                 i -> checkOutKeepingWebhook(target.url(), refs[i], hooks, i));
         costRun(target, "PSP webhook, applied", tag, profile ? "cost-webhook" : null, i -> hooks[i] != null
                 && PROVIDER.applied(hooks[i].post(target.url()).body()));
-        costRun(target, "PSP webhook, duplicate", tag, null, i -> hooks[i] != null
+        costRun(target, "PSP webhook, duplicate", tag, profile ? "cost-duplicate" : null, i -> hooks[i] != null
                 && PROVIDER.duplicate(hooks[i].post(target.url()).body()));
         // billing's Stripe event (a renewal's invoice.paid, as the ingest workload sends), then its redelivery
         String[][] events = new String[ops][];
         long signedAt = System.currentTimeMillis() / 1000; // both runs end well inside Stripe's 300 s tolerance
-        costRun(target, "Stripe billing event, applied", tag, null, i -> {
+        costRun(target, "Stripe billing event, applied", tag, profile ? "cost-stripe-billing" : null, i -> {
             events[i] = stripeEvent(prefix, i, signedAt);
             HttpResponse<String> r = Client.post(target.url() + "/webhooks/stripe", events[i][0], "Stripe-Signature",
                     events[i][1]);
@@ -1043,8 +1051,13 @@ class ServiceBenchmark {
     private void begin(String label, String jfrName) throws Exception {
         uptime(label);
         if (jfrName != null) {
-            a.jcmd("JFR.start", "name=" + jfrName, "settings=profile",
-                    "filename=" + DIR.resolve(jfrName + ".jfr").toAbsolutePath());
+            List<String> args = new ArrayList<>(List.of("JFR.start", "name=" + jfrName, "settings=profile",
+                    "filename=" + DIR.resolve(jfrName + ".jfr").toAbsolutePath(),
+                    "jdk.Compilation#threshold=0ms")); // every compilation, so JfrSummary can total the JIT's time
+            if (!JFR_SAMPLING.isBlank()) {
+                args.add("method-profiling=" + JFR_SAMPLING);
+            }
+            a.jcmd(args.toArray(String[]::new));
         }
         cpu.start();
     }
