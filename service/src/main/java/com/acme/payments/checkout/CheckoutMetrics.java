@@ -19,6 +19,8 @@ import io.micrometer.core.instrument.Tags;
 class CheckoutMetrics {
 
     private final MeterRegistry registry;
+    /** Each outcome's counter, registered once (not a builder and a registry look-up per checkout). */
+    private final java.util.Map<String, Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Registered at zero at start, so dashboards and rate() see every outcome before its first event. */
     private static final List<String> OUTCOMES = List.of("created", "declined", "rejected", "unknown", "joined");
@@ -41,6 +43,10 @@ class CheckoutMetrics {
     }
 
     private Counter counter(String outcome) {
+        return counters.computeIfAbsent(outcome, this::register);
+    }
+
+    private Counter register(String outcome) {
         return Counter.builder("payments.checkout.attempts").description("Checkout calls by outcome")
                 .tag("outcome", outcome).register(registry);
     }

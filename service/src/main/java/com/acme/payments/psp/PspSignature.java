@@ -24,12 +24,27 @@ public class PspSignature {
 
     private static final int MAC_LENGTH = 32;
 
-    private final List<SecretKeySpec> keys;
+    /**
+     * One initialised Mac per key, cloned for each signature: a clone is a copy of its state, where
+     * {@code Mac.getInstance} + {@code init} per delivery looked the provider up and hashed the key again.
+     */
+    private final List<Mac> keys;
 
     PspSignature(PspProperties properties) {
         // no signing key (Stripe is the provider): every /webhooks/psp delivery fails closed
         this.keys = properties.signingKeys().stream()
-                .map(key -> new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "HmacSHA256")).toList();
+                .map(key -> initialised(new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "HmacSHA256")))
+                .toList();
+    }
+
+    private static Mac initialised(SecretKeySpec key) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(key);
+            return mac;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public boolean verify(byte[] rawBody, String header) {
@@ -41,7 +56,7 @@ public class PspSignature {
             return false;
         }
         boolean valid = false;
-        for (SecretKeySpec key : keys) { // every key, no early exit: timing says nothing about which matched
+        for (Mac key : keys) { // every key, no early exit: timing says nothing about which matched
             valid |= MessageDigest.isEqual(sign(key, rawBody), presented);
         }
         return valid;
@@ -52,12 +67,10 @@ public class PspSignature {
         return sign(keys.get(0), rawBody);
     }
 
-    private static byte[] sign(SecretKeySpec key, byte[] rawBody) {
+    private static byte[] sign(Mac key, byte[] rawBody) {
         try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(key);
-            return mac.doFinal(rawBody);
-        } catch (GeneralSecurityException e) {
+            return ((Mac) key.clone()).doFinal(rawBody);
+        } catch (CloneNotSupportedException e) {
             throw new IllegalStateException(e);
         }
     }

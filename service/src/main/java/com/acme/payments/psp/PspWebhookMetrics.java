@@ -10,6 +10,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 class PspWebhookMetrics {
 
     private final MeterRegistry registry;
+    /** Each outcome's counter, registered once: not a builder and a registry look-up per delivery */
+    private final java.util.Map<String, Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
 
     PspWebhookMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -26,6 +28,10 @@ class PspWebhookMetrics {
     }
 
     private Counter counter(String outcome) {
+        return counters.computeIfAbsent(outcome, this::register);
+    }
+
+    private Counter register(String outcome) {
         return Counter.builder("payments.webhook.psp").description("PSP webhook deliveries by outcome")
                 .tag("outcome", outcome).register(registry);
     }

@@ -82,9 +82,29 @@ final class JfrSummary {
 
     /** {@code java -cp target/test-classes:target/classes com.acme.payments.bench.JfrSummary <file.jfr>...} */
     public static void main(String[] args) throws Exception {
+        List<String> frames = java.util.Arrays.stream(args).filter(a -> a.startsWith("--frame=")).map(a -> a.substring(8))
+                .toList();
         for (String file : args) {
-            System.out.println(file + ": " + summarize(Path.of(file)));
+            if (file.startsWith("--")) {
+                continue;
+            }
+            System.out.println(file + ": " + (frames.isEmpty() ? summarize(Path.of(file)) : frames(Path.of(file), frames)));
         }
+    }
+
+    /**
+     * {@code --frame=TransactionAspectSupport.determineTransactionManager ...}: the samples with a frame whose
+     * class.method contains each string (inclusive), to price one call site.
+     */
+    static String frames(Path recording, List<String> wanted) throws Exception {
+        List<RecordedEvent> samples = executionSamples(RecordingFile.readAllEvents(recording));
+        StringBuilder out = new StringBuilder(samples.size() + " execution samples");
+        for (String w : wanted) {
+            long n = samples.stream().filter(e -> e.getStackTrace().getFrames().stream().anyMatch(f -> name(f).contains(w)))
+                    .count();
+            out.append(String.format("%n  %s: %d (%.1f%%)", w, n, 100.0 * n / samples.size()));
+        }
+        return out.toString();
     }
 
     static String summarize(Path recording) throws Exception {
@@ -199,9 +219,11 @@ final class JfrSummary {
         double statsStart = -1;
         double statsEnd = -1;
         for (RecordedEvent e : events) {
-            java.time.Instant t = e.getStartTime();
-            first = first == null || t.isBefore(first) ? t : first;
-            last = last == null || e.getEndTime().isAfter(last) ? e.getEndTime() : last;
+            if (e.getEventType().getName().equals("jdk.ExecutionSample")) { // the window the samples span
+                java.time.Instant t = e.getStartTime();
+                first = first == null || t.isBefore(first) ? t : first;
+                last = last == null || t.isAfter(last) ? t : last;
+            }
             switch (e.getEventType().getName()) {
                 case "jdk.GarbageCollection" -> {
                     gcs++;

@@ -359,6 +359,7 @@ class ServiceBenchmark {
         long startedBefore = target.threadsStarted();
         String load = loadAverage();
         Load run = new Load(label);
+        Map<String, Long> ticksBefore = threadTicks(target.pid());
         begin(label, jfrName);
         double rate = run.run(costClients, 0, 0, (thread, l) -> {
             int i = next.getAndIncrement();
@@ -371,6 +372,9 @@ class ServiceBenchmark {
             return true;
         });
         String cpuLine = end(jfrName);
+        // the JIT's and GC's share beside the request threads' (issue 25's second profile)
+        cpuLine += "\n  " + target.name + " by thread, ms per op: " + byThread(ticksBefore, threadTicks(target.pid()),
+                run.done());
         long threadsAfter = target.threads();
         long started = target.threadsStarted() - startedBefore; // jcmd's Attach Listener exists since the first call
         long n = run.done();
