@@ -60,6 +60,7 @@ class TableOwnershipTests {
             "RefundStore.CLAIM_UNKNOWN -> orders", "RefundStore.CLAIM_UNKNOWN -> duplicate_charge",
             // and by the refund straggler poll's claim (issue 25: was one read per abandoned refund asked about)
             "RefundStore.CLAIM_NOT_FINAL -> orders", "RefundStore.CLAIM_NOT_FINAL -> duplicate_charge",
+            "RefundStore.CLAIMED_WITH_PARENT -> orders", "RefundStore.CLAIMED_WITH_PARENT -> duplicate_charge",
             "DuplicateChargeStore.NEVER_REFUNDED -> orders",
             // a second charge is shown with its refund, and the auto-refund picks charges without one: a
             // read of the refund feature's rows beside the charge, in the same statement

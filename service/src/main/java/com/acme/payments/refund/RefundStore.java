@@ -105,6 +105,14 @@ class RefundStore extends SweptStore<Refund> {
               JOIN orders o ON o.id = r.order_id
              WHERE r.state IN ('IN_FLIGHT', 'UNKNOWN') ORDER BY r.created_at LIMIT :limit
             """;
+    /** A claim's rows ({@code claimed}) with what each refund was sent against: its order's ref and the payment refunded. */
+    private static final String CLAIMED_WITH_PARENT = """
+            SELECT c.*, o.order_ref AS parent_order_ref,
+                   coalesce(d.psp_payment_id, o.psp_payment_id) AS parent_payment_id
+              FROM claimed c
+              JOIN orders o ON o.id = c.order_id
+              LEFT JOIN duplicate_charge d ON d.id = c.duplicate_charge_id
+            """;
     /**
      * DONE refunds whose PSP state is not final, every {@code grace}; and refunds an operator abandoned
      * within the watch (the PSP may show them after all) when due by {@code late_truth_due} (V322: gaps
@@ -112,7 +120,7 @@ class RefundStore extends SweptStore<Refund> {
      * (database clock), least recent first. A DONE refund whose PSP state was never learnt (psp_state
      * NULL: accepted before V313, no receipt to backfill it from, V325) is asked about for the same watch
      * after its last change, then left: a PSP that has purged it would otherwise be asked for ever. The rows
-     * come back with what each was sent against ({@code PARENT}'s columns), as the sweep's claim does, so an
+     * come back with what each was sent against ({@link #CLAIMED_WITH_PARENT}), as the sweep's claim does, so an
      * abandoned refund's look-up rebuilds its create without a read of its own.
      */
     private static final String CLAIM_NOT_FINAL = """
@@ -130,12 +138,7 @@ class RefundStore extends SweptStore<Refund> {
                                      AND late_truth_due(abandoned_at, last_polled_at, :graceSeconds * interval '1 second') <= now())
                              ORDER BY last_polled_at NULLS FIRST, updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
               RETURNING *)
-            SELECT c.*, o.order_ref AS parent_order_ref,
-                   coalesce(d.psp_payment_id, o.psp_payment_id) AS parent_payment_id
-              FROM claimed c
-              JOIN orders o ON o.id = c.order_id
-              LEFT JOIN duplicate_charge d ON d.id = c.duplicate_charge_id
-            """;
+            """ + CLAIMED_WITH_PARENT;
     private static final String MARK_UNKNOWN = """
             UPDATE psp_refund_attempt SET state = 'UNKNOWN', updated_at = now() WHERE id = :id AND state = 'IN_FLIGHT'
             """;
@@ -161,9 +164,9 @@ class RefundStore extends SweptStore<Refund> {
                            WHERE state = 'IN_FLIGHT' AND updated_at < now() - :ageSeconds * interval '1 second'
                            ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             """;
-    /** One-statement claim with a database-clock lease and a fencing version, as for checkout attempts. */
     /**
-     * The claimed rows come back with what each was sent against ({@code PARENT}'s columns), so the sweep's
+     * One-statement claim with a database-clock lease and a fencing version, as for checkout attempts. The claimed
+     * rows come back with what each was sent against ({@link #CLAIMED_WITH_PARENT}), so the sweep's
      * reconcile rebuilds the create without a read per refund.
      */
     private static final String CLAIM_UNKNOWN = """
@@ -173,12 +176,7 @@ class RefundStore extends SweptStore<Refund> {
                              WHERE state = 'UNKNOWN' AND updated_at < now() - :leaseSeconds * interval '1 second'
                              ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
               RETURNING *)
-            SELECT c.*, o.order_ref AS parent_order_ref,
-                   coalesce(d.psp_payment_id, o.psp_payment_id) AS parent_payment_id
-              FROM claimed c
-              JOIN orders o ON o.id = c.order_id
-              LEFT JOIN duplicate_charge d ON d.id = c.duplicate_charge_id
-            """;
+            """ + CLAIMED_WITH_PARENT;
     private static final String HOLD_LEASE = """
             SELECT id FROM psp_refund_attempt WHERE id = :id AND lease_version = :version FOR UPDATE
             """;
