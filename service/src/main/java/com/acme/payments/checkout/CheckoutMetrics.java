@@ -1,6 +1,8 @@
 package com.acme.payments.checkout;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.stereotype.Component;
 
@@ -20,7 +22,7 @@ class CheckoutMetrics {
 
     private final MeterRegistry registry;
     /** Each outcome's counter, registered once (not a builder and a registry look-up per checkout). */
-    private final java.util.Map<String, Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
     /** Registered at zero at start, so dashboards and rate() see every outcome before its first event. */
     private static final List<String> OUTCOMES = List.of("created", "declined", "rejected", "unknown", "joined");

@@ -1,5 +1,8 @@
 package com.acme.payments.psp;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import org.springframework.stereotype.Component;
 
 import io.micrometer.core.instrument.Counter;
@@ -11,7 +14,7 @@ class PspWebhookMetrics {
 
     private final MeterRegistry registry;
     /** Each outcome's counter, registered once: not a builder and a registry look-up per delivery */
-    private final java.util.Map<String, Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
     PspWebhookMetrics(MeterRegistry registry) {
         this.registry = registry;
