@@ -342,7 +342,7 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
      * stays PROCESSING or AUTHORIZED, asked about every grace period): applied, the attempt's promote would
      * change nothing (READY, this payment's id, no new redirect) and the order's move could not match (its
      * status is not one the move leaves, and no order returns to one while this attempt is its newest), so no
-     * transaction is opened (issue 25). Should either have moved since the claim, skipping is the same as this
+     * transaction is opened. Should either have moved since the claim, skipping is the same as this
      * poll having run just before, and the next one asks again.
      */
     private static boolean nothingToWrite(Straggler straggler, PspPayment payment) {

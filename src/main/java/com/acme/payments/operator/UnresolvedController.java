@@ -14,7 +14,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 
 /**
  * {@code GET /api/admin/unresolved}: every checkout attempt, refund attempt and capture/void operation
- * that is IN_FLIGHT or UNKNOWN, oldest first — the list an operator works through (docs/exits.md). Each
+ * that is IN_FLIGHT or UNKNOWN, oldest first — the list an operator works through (docs/runbook.md, "Exits"). Each
  * swept table contributes its rows through {@link Sweeps}.
  */
 @RestController

@@ -99,7 +99,7 @@ class RefundApplier implements PaymentUpdateHandler {
     /**
      * {@link #settle} of a refund read DONE (the straggler poll's claim): the settle of an open refund is left
      * out, as it cannot match: no refund ever returns to IN_FLIGHT or UNKNOWN, so its UPDATE would match zero
-     * rows whatever happened since the read (issue 25: one statement fewer per polled refund that changes).
+     * rows whatever happened since the read (one statement fewer per polled refund that changes).
      */
     @Transactional
     boolean settleAccepted(Refund refund, PspPayment payment) {

@@ -114,7 +114,7 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
             } else {
                 log.info("second charge refund claimed payment={} referenceId={} by {}", charge.pspPaymentId(),
                         claim.refund().referenceId(), actor);
-                // what it is sent against is the charge itself: no read of the refund's parent (issue 25)
+                // what it is sent against is the charge itself: no read of the refund's parent
                 Refund claimed = claim.refund();
                 refund = createRefund(claimed, CreatePayment.refund(charge.orderRef(), claimed.amount(),
                         claimed.currency(), claimed.referenceId(), charge.pspPaymentId(), claimed.refundKey()));
@@ -223,7 +223,7 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
     /**
      * The straggler poll of a DONE refund whose PSP state is not final: read the REFUND payment now and
      * apply it (a late DECLINED fails it and releases its amount). The PSP still showing the state the claim
-     * returned writes nothing, so no transaction is opened for it (issue 25): applied, it would find the DONE
+     * returned writes nothing, so no transaction is opened for it: applied, it would find the DONE
      * refund past every open state and its PSP state not distinct, and change nothing. Should the row have
      * moved since the claim (a webhook), skipping is the same as this poll having run just before that
      * webhook, and the next poll asks again.

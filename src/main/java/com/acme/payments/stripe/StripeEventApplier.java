@@ -12,7 +12,7 @@ import com.acme.payments.stripe.StripeEventHandler.Applied;
  * commit together or not at all. READ COMMITTED, the pool's isolation for every connection
  * ({@code spring.datasource.hikari.transaction-isolation}; declared here it would cost a
  * {@code SHOW TRANSACTION ISOLATION LEVEL} round trip per event): events that touch the same rows serialise on row
- * locks the appliers take in one fixed order (docs/stripe.md, "Isolation and lock order"), every
+ * locks the appliers take in one fixed order (docs/billing.md, "Isolation and lock order"), every
  * read-then-write reads under such a lock or writes conditionally, and the unique keys are the last
  * line. Unrelated events therefore never abort each other, as SERIALIZABLE's predicate locks on shared
  * index pages made them do. A deadlock (40P01) or serialization failure (40001) that still happens is

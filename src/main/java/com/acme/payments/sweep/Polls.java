@@ -15,7 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * The one place a poll is wired, as {@link Sweeps} is for the sweeps: every {@link Poller} bean is
  * discovered and each of its {@link PollJob}s gets a {@link Poll} on the schedule it names (the straggler
  * schedule {@code payments.stragglers.*}, or {@code payments.sweep.*}), one scheduled task and one back-off
- * each (docs/sweeps.md).
+ * each (docs/architecture.md).
  */
 @Component
 public class Polls implements SchedulingConfigurer {

@@ -19,7 +19,7 @@ import io.micrometer.core.instrument.Tags;
  * {@link Resolver} bean is discovered, its {@link SweepJob} gets a {@link Sweep} on the
  * {@code payments.sweep.*} schedule, the back-off of its group, its gauges, and its table's part of
  * {@code GET /api/admin/unresolved}. A new claim → call → settle flow adds a Store, an orchestrator and
- * an Applier; nothing here changes (docs/sweeps.md).
+ * an Applier; nothing here changes (docs/architecture.md).
  */
 @Component
 public class Sweeps implements SchedulingConfigurer {

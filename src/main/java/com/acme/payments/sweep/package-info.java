@@ -1,5 +1,5 @@
 /**
- * The sweep framework (docs/sweeps.md): a flow's Store implements {@link com.acme.payments.sweep.SweptTable},
+ * The sweep framework (docs/architecture.md): a flow's Store implements {@link com.acme.payments.sweep.SweptTable},
  * its orchestrator {@link com.acme.payments.sweep.Resolver}; {@link com.acme.payments.sweep.Sweeps} registers
  * the rest (schedule, back-off, metrics, gauges, the operators' list); an orchestrator that is also a
  * {@link com.acme.payments.sweep.Poller} declares its {@link com.acme.payments.sweep.PollJob}s, which

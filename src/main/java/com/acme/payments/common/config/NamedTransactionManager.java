@@ -19,7 +19,7 @@ import org.springframework.util.StringUtils;
 /**
  * Names the one transaction manager on every {@code @Transactional} attribute that names none. Spring 7's
  * interceptor otherwise looks for a {@code @Qualifier} on the target class at every call (an annotation scan,
- * 3-5 % of a webhook's samples, BENCHMARKS.md issue 25 second profile); a named one is a map look-up. Same
+ * 3-5 % of a webhook's samples in a profile); a named one is a map look-up. Same
  * manager, same propagation, isolation, timeout and rollback rules: the attribute is copied, only its
  * qualifier set. With more than one manager nothing is changed.
  */

@@ -57,7 +57,7 @@ import tools.jackson.databind.json.JsonMapper;
  * ahead: Stripe refuses a session closer to its expiry than 30 minutes), the reconcile sends the stored bytes
  * again. Where the replay cannot answer (a stored 5xx, a key still in flight, no time left) it lists the
  * sessions created around the claim instead; a listing taken past {@code payments.sweep.in-flight-age} after
- * the last send that finds none proves nothing was created (docs/stripe-psp.md).
+ * the last send that finds none proves nothing was created (docs/providers.md).
  *
  * <p>Its settings are read from this package ({@link StripeRequiredSettings} for {@code stripe.api-key},
  * {@code stripe.api-base} by name) rather than through billing's {@code StripeProperties}: the {@code stripe}
