@@ -103,7 +103,7 @@ class ArchitectureTests {
     }
 
     /**
-     * The sweep is one framework (docs/sweeps.md): only {@code com.acme.payments.sweep} ages and claims a
+     * The sweep is one framework (docs/architecture.md): only {@code com.acme.payments.sweep} ages and claims a
      * swept table and schedules its sweep on {@code payments.sweep.*}; a flow implements
      * {@code SweptTable} (its Store) and {@code Resolver} (its orchestrator) and wires nothing itself.
      */
@@ -118,7 +118,7 @@ class ArchitectureTests {
     }
 
     /**
-     * A poll is a sweep without ageing (docs/sweeps.md): a flow declares its {@code PollJob}s (its
+     * A poll is a sweep without ageing (docs/architecture.md): a flow declares its {@code PollJob}s (its
      * orchestrator is a {@code Poller}) and {@code Polls} alone builds and schedules them, on
      * {@code payments.stragglers.*} or {@code payments.sweep.*} as the job names; no feature class wires a
      * {@link Poll} or schedules on either setting. And a flow package (one that holds a {@code Resolver} or

@@ -39,7 +39,7 @@ public final class TestPaymentsApplication {
         int port = System.getenv("SERVER_PORT") != null ? Integer.parseInt(System.getenv("SERVER_PORT")) : freeOr(8080);
         int simPort = freeOr(8090);
         String simUrl = "http://localhost:" + simPort;
-        // PSP_PROVIDER=stripe: the same demo against the simulator's Stripe surface (docs/simulator.md)
+        // PSP_PROVIDER=stripe: the same demo against the simulator's Stripe surface (docs/testing.md)
         boolean stripe = "stripe".equalsIgnoreCase(System.getenv("PSP_PROVIDER"));
         ConfigurableApplicationContext simulator = PspSimulatorApplication.start(simPort, Map.of(
                 "pspsim.api-key", PSP_KEY,
@@ -90,7 +90,7 @@ public final class TestPaymentsApplication {
 
                 ==== DEVELOPMENT MODE: development secrets, not for production ====
                   service     http://localhost:{}   shop key: {}   admin key: {}
-                  simulator   {}   (hosted pay page, faults: docs/simulator.md)
+                  simulator   {}   (hosted pay page, faults: docs/testing.md)
                   API         /v3/api-docs, Swagger UI /swagger-ui.html
                   provider {}   PSP key {} / webhook signing key {}
                   Stripe key {} / Stripe webhook secret {}

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import tools.jackson.databind.JsonNode;
 
-/** The simulator's happy paths, seen by a real HTTP client: the PSP Gateway API of docs/psp-gateway-api.md. */
+/** The simulator's happy paths, seen by a real HTTP client: the PSP Gateway API of docs/providers.md. */
 class PspSimulatorApiIntegrationTests {
 
     private static RunningSimulator sim;

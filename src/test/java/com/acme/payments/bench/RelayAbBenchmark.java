@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import com.acme.payments.support.TestDatabase;
 
 /**
- * The outbox relay's interleaved A/B (tag {@code benchmark}; BENCHMARKS.md, "Issue 25: the outbox relay"):
+ * The outbox relay's interleaved A/B (tag {@code benchmark}; docs/benchmarks.md):
  * CPU per delivered effect of the service JVM and of PostgreSQL's backends, this build (A) against
  * another commit's (B, {@code -Dbench.b-build=/path/to/checkout/service}, built), or this build again.
  * <p>

@@ -32,7 +32,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The service benchmark (tag {@code benchmark}, never in the normal run; see BENCHMARKS.md). It
+ * The service benchmark (tag {@code benchmark}, never in the normal run; see docs/benchmarks.md). It
  * starts the PSP simulator in this JVM and two service instances as separate JVMs ({@code -Xmx512m})
  * against this run's own database, seeds history by SQL (10^4 rows, then 9 x 10^4 more), and measures
  * checkout, PSP webhook ingest, Stripe event ingest and the UNKNOWN sweep with 1 and 2 instances, the checkout latency
@@ -77,7 +77,7 @@ class ServiceBenchmark {
     private static final int LEVELS = Integer.getInteger("bench.levels", 2);
     /**
      * -Dbench.jfr=true: record instance A with JFR at 10^5 (the checkout, the applied webhook, flows, sweep).
-     * Off by default: a recorded checkout read several times its CPU per op unrecorded (BENCHMARKS.md), so a
+     * Off by default: a recorded checkout read several times its CPU per op unrecorded, so a
      * recorded run says where the time goes, and an unrecorded one what it costs.
      */
     private static final boolean RECORD = Boolean.getBoolean("bench.jfr");
@@ -680,7 +680,7 @@ class ServiceBenchmark {
     /**
      * -Dbench.sweep-warmup=3: untimed sweep passes (each of {@code bench.sweep} attempts) on each instance before
      * a sweep is measured. The flows of the warm-up never run the sweep's code, and one pass was not enough: a
-     * recording after it still showed C2 taking the largest share of the window (BENCHMARKS.md, issue 25).
+     * recording after it still showed C2 taking the largest share of the window.
      */
     private static final int SWEEP_WARMUPS = Integer.getInteger("bench.sweep-warmup", 3);
 

@@ -31,7 +31,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The OpenAPI description at {@code /v3/api-docs}: complete (every controller mapping of the service,
- * those added later included), public, and saying what docs/http-api.md says.
+ * those added later included), public, and saying what docs/api.md says.
  */
 class OpenApiIntegrationTests extends IntegrationTest {
 

@@ -21,7 +21,7 @@ import com.acme.payments.support.StatementTrace;
  * query, is not among them). The acceptances of a batch are written together once its calls have
  * answered, and meanwhile every {@code record-within}; a long {@code record-within} here makes the
  * count independent of how fast the sink answers on a loaded machine. Asserted at two batch sizes, so
- * the part per row is a budget too: it is zero. BENCHMARKS.md names each statement.
+ * the part per row is a budget too: it is zero. docs/benchmarks.md names each statement.
  * <p>
  * In a context of its own: that once left the outbox tests after it failing, because the test
  * framework pauses the shared context (the relay's stop and start) and the relay did not start again

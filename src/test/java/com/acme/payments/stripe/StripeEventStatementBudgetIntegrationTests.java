@@ -13,7 +13,7 @@ import com.acme.payments.support.StatementTrace;
 
 /**
  * The statement budget of a billing event at {@code /webhooks/stripe}: a renewal's {@code invoice.paid}
- * (the benchmark's Stripe ingest event, a new grant) and its redelivery. BENCHMARKS.md says what each statement is.
+ * (the benchmark's Stripe ingest event, a new grant) and its redelivery. docs/benchmarks.md says what each statement is.
  */
 class StripeEventStatementBudgetIntegrationTests extends StripeIntegrationTest {
 

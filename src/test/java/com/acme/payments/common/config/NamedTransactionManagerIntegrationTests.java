@@ -19,7 +19,7 @@ import com.acme.payments.support.IntegrationTest;
 
 /**
  * Every {@code @Transactional} call names the one transaction manager, so Spring's interceptor does not scan
- * the target class for a {@code @Qualifier} per call (BENCHMARKS.md, issue 25 second profile); everything
+ * the target class for a {@code @Qualifier} per call (a profile of the webhook path); everything
  * else about the attribute is as declared.
  */
 class NamedTransactionManagerIntegrationTests extends IntegrationTest {

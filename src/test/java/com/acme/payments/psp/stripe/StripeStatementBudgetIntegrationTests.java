@@ -22,7 +22,7 @@ import com.acme.payments.support.StatementTrace;
 /**
  * The statement budget of the Gateway's hot requests (StatementBudgetIntegrationTests), with Stripe as the
  * PSP: the checkout against the WireMock stand-in answering the session create, and the applied
- * {@code checkout.session.completed} at {@code /webhooks/stripe} and its redelivery. BENCHMARKS.md says what
+ * {@code checkout.session.completed} at {@code /webhooks/stripe} and its redelivery. docs/benchmarks.md says what
  * each statement is.
  */
 @TestPropertySource(properties = "payments.psp.provider=stripe")
