@@ -59,9 +59,10 @@ public class OperationStore extends SweptStore<Operation> {
                            ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             """;
     private static final String CLAIM_UNKNOWN = """
-            UPDATE psp_payment_operation SET lease_version = lease_version + 1, updated_at = now()
+            UPDATE psp_payment_operation SET lease_version = lease_version + 1, updated_at = now(),
+                                             lease_until = now() + :leaseSeconds * interval '1 second'
              WHERE id IN (SELECT id FROM psp_payment_operation
-                           WHERE state = 'UNKNOWN' AND updated_at < now() - :leaseSeconds * interval '1 second'
+                           WHERE state = 'UNKNOWN' AND (lease_until IS NULL OR lease_until <= now())
                            ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             RETURNING id, order_id, kind, state, psp_payment_id, lease_version
             """;

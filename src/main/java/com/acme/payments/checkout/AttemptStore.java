@@ -121,19 +121,18 @@ public class AttemptStore extends SweptStore<Attempt> {
                            ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             """;
     /**
-     * One statement claims a batch: SKIP LOCKED keeps concurrent sweeps apart, the bumped updated_at
-     * hides the rows from other instances for the lease (database clock), the bumped version fences a
-     * sweeper whose lease was taken over.
-     */
-    /**
-     * The claimed rows come back with their order's part of the request (the sweep's reconcile rebuilds the
-     * create from both), so resolving one needs no order read of its own.
+     * One statement claims a batch: SKIP LOCKED keeps concurrent sweeps apart; an UNKNOWN row is due at once
+     * unless a pass holds it, and lease_until hides a claimed row from the other instances for the lease
+     * (database clock); the bumped version fences a sweeper whose lease was taken over. The claimed rows come
+     * back with their order's part of the request (the sweep's reconcile rebuilds the create from both), so
+     * resolving one needs no order read of its own.
      */
     private static final String CLAIM_UNKNOWN = """
             WITH claimed AS (
-              UPDATE psp_attempt SET lease_version = lease_version + 1, updated_at = now()
+              UPDATE psp_attempt SET lease_version = lease_version + 1, updated_at = now(),
+                                     lease_until = now() + :leaseSeconds * interval '1 second'
                WHERE id IN (SELECT id FROM psp_attempt
-                             WHERE state = 'UNKNOWN' AND updated_at < now() - :leaseSeconds * interval '1 second'
+                             WHERE state = 'UNKNOWN' AND (lease_until IS NULL OR lease_until <= now())
                              ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
               RETURNING *)
             SELECT c.*, o.order_ref AS payer_order_ref, o.customer_ref AS payer_customer_ref,

@@ -171,9 +171,10 @@ class RefundStore extends SweptStore<Refund> {
      */
     private static final String CLAIM_UNKNOWN = """
             WITH claimed AS (
-              UPDATE psp_refund_attempt SET lease_version = lease_version + 1, updated_at = now()
+              UPDATE psp_refund_attempt SET lease_version = lease_version + 1, updated_at = now(),
+                                            lease_until = now() + :leaseSeconds * interval '1 second'
                WHERE id IN (SELECT id FROM psp_refund_attempt
-                             WHERE state = 'UNKNOWN' AND updated_at < now() - :leaseSeconds * interval '1 second'
+                             WHERE state = 'UNKNOWN' AND (lease_until IS NULL OR lease_until <= now())
                              ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
               RETURNING *)
             """ + CLAIMED_WITH_PARENT;

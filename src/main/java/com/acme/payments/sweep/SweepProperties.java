@@ -20,7 +20,8 @@ import org.springframework.validation.annotation.Validated;
  * @param inFlightAge age after which an IN_FLIGHT owner is presumed dead and its row turns UNKNOWN; must
  *        exceed the PSP read timeout
  * @param batchSize rows claimed per run and table
- * @param lease how long a claimed row is hidden from other instances' sweeps
+ * @param lease how long a row claimed by one instance's pass is hidden from the others (and from later
+ *        passes) while it is resolved; not when a row is due: an UNKNOWN row is due at once
  * @param concurrency rows of a claimed batch resolved at once per instance: the PSP look-ups in flight,
  *        the PSP's rate limit to respect
  */

@@ -21,6 +21,8 @@ public interface SweptTable<T extends Leased> {
     /**
      * Claims up to {@code limit} UNKNOWN rows in one statement (SKIP LOCKED), hiding them from other
      * sweeps for {@code lease} and bumping their lease version, which fences a sweeper that outlived it.
+     * When a row is due and how long a claimed one is hidden are apart: an UNKNOWN row no pass holds is
+     * due at once (the first pass after it turned UNKNOWN looks at it), whatever {@code lease} is.
      */
     List<T> claimUnknown(Duration lease, int limit);
 

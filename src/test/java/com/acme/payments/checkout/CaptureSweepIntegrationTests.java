@@ -58,6 +58,7 @@ class CaptureSweepIntegrationTests extends IntegrationTest {
 
         backdate(order.orderRef(), "created_at", 10);
         backdate(order.orderRef(), "updated_at", 10);
+        backdate(order.orderRef(), "lease_until", 1); // the first pass's lease has run out
         sweeps.run("checkout");
         assertThat(operationState(order.orderRef())).isEqualTo("FAILED");
         assertThat(new Shop(http()).order(order.orderRef()).json().path("status").asString()).isEqualTo("AUTHORIZED");
@@ -69,6 +70,29 @@ class CaptureSweepIntegrationTests extends IntegrationTest {
         assertThat(captured.json().path("status").asString()).isEqualTo("PAID");
         assertThat(psp.countRequestsMatching(postRequestedFor(urlEqualTo("/api/v1/payments/" + paymentId + "/capture"))
                 .build()).getCount()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("the sweep looks at once: a capture just turned UNKNOWN is resolved by the next pass, not one lease later")
+    void justUnknownCaptureIsResolvedByTheNextPass() {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder("40.00", "EUR");
+        String paymentId = "pay-" + order.orderRef();
+        psp.stubFor(createCall().willReturn(created(paymentId, "AUTHORIZED", "40.00", "EUR")));
+        assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(200);
+        psp.resetAll();
+        psp.stubFor(post(urlEqualTo("/api/v1/payments/" + paymentId + "/capture"))
+                .willReturn(aResponse().withStatus(503)));
+        assertThat(capture(order.orderRef()).status()).isEqualTo(409);
+        assertThat(operationState(order.orderRef())).isEqualTo("UNKNOWN");
+        // the capture landed after all: the PSP's payment now reads COMPLETED
+        psp.stubFor(getCall(paymentId).willReturn(okJson(envelope(payment(paymentId, null, "DEPOSIT", "COMPLETED",
+                "40.00", "EUR")))));
+
+        sweeps.run("checkout"); // no backdating: the operation turned UNKNOWN a moment ago
+
+        assertThat(operationState(order.orderRef())).isEqualTo("DONE");
+        assertThat(new Shop(http()).order(order.orderRef()).json().path("status").asString()).isEqualTo("PAID");
     }
 
     private Response capture(String orderRef) {

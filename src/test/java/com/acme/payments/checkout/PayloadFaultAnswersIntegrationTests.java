@@ -143,8 +143,9 @@ class PayloadFaultAnswersIntegrationTests extends IntegrationTest {
         assertThat(answerFaults(fault.kind()) - before).as("counted").isEqualTo(1.0);
     }
 
+    /** Older than the in-flight age, and any sweep lease on it run out. */
     private void backdate(Attempt attempt) {
-        jdbc.sql("UPDATE psp_attempt SET updated_at = now() - interval '10 minutes' WHERE id = :id")
+        jdbc.sql("UPDATE psp_attempt SET updated_at = now() - interval '10 minutes', lease_until = NULL WHERE id = :id")
                 .param("id", attempt.id()).update();
     }
 

@@ -72,6 +72,12 @@ class SweepIntegrationTests extends IntegrationTest {
                 .param("m", minutes).param("id", attempt.id()).update();
     }
 
+    /** Another instance's claim outlived its lease (database clock): the row is free to claim again. */
+    void expireLease(Attempt attempt) {
+        jdbc.sql("UPDATE psp_attempt SET lease_until = now() - interval '1 second' WHERE id = :id")
+                .param("id", attempt.id()).update();
+    }
+
     Attempt reload(Attempt attempt) {
         return attempts.find(attempt.id()).orElseThrow();
     }
@@ -82,7 +88,7 @@ class SweepIntegrationTests extends IntegrationTest {
     }
 
     @Test
-    @DisplayName("an owner that died between claim and PSP call is aged to UNKNOWN and resolved by the sweep, never POSTed")
+    @DisplayName("an owner that died between claim and PSP call is aged to UNKNOWN and resolved by the same pass, never POSTed")
     void deadOwnerIsAgedAndResolved() {
         String ref = "chk_dead_" + System.nanoTime();
         Attempt attempt = abandonedClaim(ref);
@@ -90,14 +96,25 @@ class SweepIntegrationTests extends IntegrationTest {
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref))
                 .willReturn(found(payment("pay-" + ref, ref, "DEPOSIT", "COMPLETED", "9.00", "EUR"))));
 
-        sweeps.run("checkout");
-        assertThat(reload(attempt).state()).isEqualTo(AttemptState.UNKNOWN);
-
-        backdate(attempt, 10); // past the sweep lease
-        sweeps.run("checkout");
+        sweeps.run("checkout"); // aged to UNKNOWN, then due at once: the pass's claim takes it
         assertThat(reload(attempt).state()).isEqualTo(AttemptState.READY);
         assertThat(orderStatus(attempt)).isEqualTo("PAID");
         assertThat(createCount(psp)).isZero();
+    }
+
+    @Test
+    @DisplayName("the sweep looks at once: an attempt just turned UNKNOWN is resolved by the next pass, not one lease later")
+    void justUnknownAttemptIsResolvedByTheNextPass() {
+        String ref = "chk_now_" + System.nanoTime();
+        Attempt attempt = abandonedClaim(ref);
+        attempts.markUnknown(attempt.id()); // updated_at = now(): no backdating, no lease to wait out
+        psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref))
+                .willReturn(found(payment("pay-" + ref, ref, "DEPOSIT", "COMPLETED", "9.00", "EUR"))));
+
+        sweeps.run("checkout");
+
+        assertThat(reload(attempt).state()).isEqualTo(AttemptState.READY);
+        assertThat(orderStatus(attempt)).isEqualTo("PAID");
     }
 
     @Test
@@ -116,7 +133,7 @@ class SweepIntegrationTests extends IntegrationTest {
         sweeps.run("checkout");
         assertThat(reload(attempt).leaseVersion()).as("hidden by its lease until it expires").isEqualTo(1);
 
-        backdate(attempt, 10);
+        expireLease(attempt);
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref))
                 .willReturn(found(payment("pay-" + ref, ref, "DEPOSIT", "PENDING", "9.00", "EUR"))));
         sweeps.run("checkout");
@@ -156,7 +173,7 @@ class SweepIntegrationTests extends IntegrationTest {
         backdate(attempt, 10);
         List<Attempt> first = attempts.claimUnknown(java.time.Duration.ofMinutes(2), 1000);
         Attempt zombie = first.stream().filter(a -> a.id() == attempt.id()).findFirst().orElseThrow();
-        backdate(attempt, 10); // the zombie's lease expired; another instance claims it
+        expireLease(attempt); // the zombie's lease expired; another instance claims it
         assertThat(attempts.claimUnknown(java.time.Duration.ofMinutes(2), 1000)).anyMatch(a -> a.id() == attempt.id());
 
         var payment = com.acme.payments.psp.PaymentPayloadRules.fromJson(tools.jackson.databind.json.JsonMapper.builder().build()

@@ -52,7 +52,7 @@ class SweepShutdownIntegrationTests {
         int asked = psp.getAllServeEvents().size();
         assertThat(asked).as("the batch was abandoned, not finished").isLessThan(20 + askedBeforeStop);
         try (var c = com.acme.payments.support.TestDatabase.connect(); var s = c.createStatement()) {
-            s.executeUpdate("UPDATE psp_attempt SET updated_at = now() - interval '1 hour' WHERE reference_id LIKE '"
+            s.executeUpdate("UPDATE psp_attempt SET lease_until = now() - interval '1 second' WHERE reference_id LIKE '"
                     + mine + "'"); // the stopped instance's lease expires
         } catch (java.sql.SQLException e) {
             throw new IllegalStateException(e);

@@ -41,8 +41,11 @@ class RefundSweepIntegrationTests extends IntegrationTest {
         return jdbc.sql("SELECT id FROM orders WHERE order_ref = :r").param("r", order.orderRef()).query(Long.class).single();
     }
 
+    /** Older than the in-flight age, and any sweep lease on it run out. */
     void backdate(Refund refund) {
-        jdbc.sql("UPDATE psp_refund_attempt SET updated_at = now() - interval '10 minutes' WHERE id = :id")
+        jdbc.sql("""
+                UPDATE psp_refund_attempt SET updated_at = now() - interval '10 minutes', lease_until = NULL
+                 WHERE id = :id""")
                 .param("id", refund.id()).update();
     }
 
@@ -70,6 +73,23 @@ class RefundSweepIntegrationTests extends IntegrationTest {
         assertThat(refunds.find(refund.id()).orElseThrow().state()).isEqualTo(RefundState.DONE);
         assertThat(refunded(orderId)).isEqualByComparingTo("12.00");
         assertThat(PspFixtures.createCount(psp)).as("only the checkout's POST").isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("the sweep looks at once: a refund just turned UNKNOWN is resolved by the next pass, not one lease later")
+    void justUnknownRefundIsResolvedByTheNextPass() {
+        psp.stubFor(findCall().atPriority(10).willReturn(nothingFound()));
+        long orderId = paidOrder();
+        String ref = "rfd_now_" + System.nanoTime();
+        Refund refund = claims.claim(orderId, "k", new BigDecimal("12.00"), "EUR", ref, "admin", null).refund();
+        refunds.markUnknown(refund.id()); // updated_at = now(): no backdating, no lease to wait out
+        psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref))
+                .willReturn(found(payment("rf-" + ref, ref, "REFUND", "COMPLETED", "12.00", "EUR"))));
+
+        sweeps.run("refund");
+
+        assertThat(refunds.find(refund.id()).orElseThrow().state()).isEqualTo(RefundState.DONE);
+        assertThat(refunded(orderId)).isEqualByComparingTo("12.00");
     }
 
     @Test
