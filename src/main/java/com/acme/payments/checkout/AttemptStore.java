@@ -18,6 +18,7 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.acme.payments.order.CustomerEmailCopies;
 import com.acme.payments.sweep.OpenRows;
 import com.acme.payments.sweep.Rows;
 import com.acme.payments.sweep.SweptStore;
@@ -32,7 +33,7 @@ import com.acme.payments.sweep.Unresolved;
  */
 @Repository
 @Transactional
-public class AttemptStore extends SweptStore<Attempt> {
+public class AttemptStore extends SweptStore<Attempt> implements CustomerEmailCopies {
 
     /** The claim: the partial unique index decides who owns the order's one open attempt. */
     private static final String CLAIM = """
@@ -166,6 +167,20 @@ public class AttemptStore extends SweptStore<Attempt> {
     private static final String CLOSE_WATCH = """
             UPDATE psp_attempt SET watch_closed_at = now() WHERE id = :id AND watch_closed_at IS NULL
             """;
+    /**
+     * The customer's e-mail out of the stored Stripe session request ({@code customer_email} in its form) of
+     * orders whose e-mail was just erased; everything else of the request stays. The request then no longer
+     * matches what was sent, so a replay of it under the same key would be refused (idempotency_error) — and
+     * none is ever needed: the erasure comes 540 days after the order's last change, while a replay is sent
+     * only while the session's {@code expires_at} (at most 24 h after the claim) is more than 31 minutes
+     * ahead. What an erased row still needs of it (claim and expiry times for the session listing) stays.
+     */
+    private static final String ERASE_REQUEST_EMAIL = """
+            UPDATE psp_attempt
+               SET psp_request = jsonb_set(psp_request::jsonb, '{form}', to_jsonb(regexp_replace(
+                       psp_request::jsonb ->> 'form', '^customer_email=[^&]*&?|&customer_email=[^&]*', '', 'g')))::text
+             WHERE order_id = ANY (CAST(:orderIds AS bigint[])) AND psp_request LIKE '%customer_email=%'
+            """;
     private static final String OPEN_UNKNOWN_STATS = """
             SELECT count(*) AS open, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS oldest
               FROM psp_attempt WHERE state = 'UNKNOWN'
@@ -250,6 +265,13 @@ public class AttemptStore extends SweptStore<Attempt> {
         }
         return jdbc.sql(LATEST_FOR_ORDERS).param("orderIds", orderIds).query(ROW).list().stream()
                 .collect(Collectors.toMap(Attempt::orderId, Function.identity()));
+    }
+
+    /** The e-mail erasure's copy in {@code psp_attempt} ({@link #ERASE_REQUEST_EMAIL}), in its transaction. */
+    @Override
+    @Transactional(propagation = Propagation.MANDATORY)
+    public int eraseCustomerEmails(List<Long> orderIds) {
+        return jdbc.sql(ERASE_REQUEST_EMAIL).param("orderIds", orderIds.toArray(Long[]::new)).update();
     }
 
     /** IN_FLIGHT → UNKNOWN. False when someone (webhook, reconciler) settled it first. */

@@ -12,24 +12,25 @@ import com.acme.payments.retention.RetentionProperties;
  * The orders' retention job {@code customer-email-erasure} (run by {@code retention/Retentions}): the
  * customer's e-mail is erased from orders whose last change is older than
  * {@code payments.retention.customer-email} (540 days). Only the address goes: the order, its amounts and
- * its customer reference are money records and are kept.
+ * its customer reference are money records and are kept. Its copies go with it ({@link CustomerEmailCopies}:
+ * the stored Stripe session request), in the same transaction.
  */
 @Component
 class CustomerEmailEraser implements Retainer {
 
     static final String JOB = "customer-email-erasure";
 
-    private final OrderStore orders;
+    private final CustomerEmailErasureApplier erasure;
     private final RetentionProperties properties;
 
-    CustomerEmailEraser(OrderStore orders, RetentionProperties properties) {
-        this.orders = orders;
+    CustomerEmailEraser(CustomerEmailErasureApplier erasure, RetentionProperties properties) {
+        this.erasure = erasure;
         this.properties = properties;
     }
 
     @Override
     public List<RetentionJob> retentionJobs() {
         return List.of(new RetentionJob(JOB, properties.settings(), List.of(new RetentionJob.Step(
-                "customer e-mails", n -> orders.eraseCustomerEmails(properties.customerEmail(), n)))));
+                "customer e-mails", n -> erasure.eraseBatch(properties.customerEmail(), n)))));
     }
 }

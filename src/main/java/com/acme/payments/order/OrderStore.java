@@ -44,6 +44,7 @@ public class OrderStore {
                            WHERE customer_email IS NOT NULL
                              AND updated_at < now() - make_interval(secs => :retentionSeconds)
                            LIMIT :batchSize FOR UPDATE SKIP LOCKED)
+            RETURNING id
             """;
     private static final String BY_REF = "SELECT * FROM orders WHERE order_ref = :orderRef";
     private static final String BY_ID = "SELECT * FROM orders WHERE id = :id";
@@ -143,10 +144,14 @@ public class OrderStore {
                 .query(ROW).optional();
     }
 
-    /** Erases the e-mail of up to {@code batchSize} orders unchanged for the retention; returns how many. */
-    int eraseCustomerEmails(Duration retention, int batchSize) {
+    /**
+     * Erases the e-mail of up to {@code batchSize} orders unchanged for the retention; returns their ids (the
+     * caller erases the copies of those e-mails in the same transaction).
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    List<Long> eraseCustomerEmails(Duration retention, int batchSize) {
         return jdbc.sql(ERASE_CUSTOMER_EMAIL).param("retentionSeconds", retention.toSeconds())
-                .param("batchSize", batchSize).update();
+                .param("batchSize", batchSize).query(Long.class).list();
     }
 
     @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
