@@ -230,11 +230,11 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
         SinkClient.Result answer;
         try {
             // Signed at send time: the sink's tolerance is measured from this moment, not from the claim.
+            String body = SinkBody.of(effect);
             List<String> secrets = routes.secretsFor(effect.kind());
             String signature = secrets.isEmpty() ? null
-                    : SinkSignature.header(secrets, clock.instant().getEpochSecond(), effect.payload());
-            answer = sink.post(url.get(), effect.idempotencyKey(), effect.payload(), signature,
-                    effect.traceParent());
+                    : SinkSignature.header(secrets, clock.instant().getEpochSecond(), body);
+            answer = sink.post(url.get(), effect.idempotencyKey(), body, signature, effect.traceParent());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return; // the lease brings the row back; the key holds it against duplicates meanwhile

@@ -17,8 +17,8 @@ import org.springframework.web.client.RestClientException;
 import com.acme.payments.common.http.ByteArrayJdkRequestFactory;
 
 /**
- * POSTs one effect to its sink: the stored payload is the body, the effect's idempotency key goes in
- * {@code Idempotency-Key}, and {@code Payments-Signature} when the sink has a secret (see
+ * POSTs one effect to its sink: the body is the stored payload with the effect's id and time
+ * ({@link SinkBody}), the effect's idempotency key goes in {@code Idempotency-Key}, and {@code Payments-Signature} when the sink has a secret (see
  * {@link SinkSignature}). Only a 2xx counts as accepted; everything else (other statuses, timeouts,
  * refused connections) is a failure to retry. Never follows redirects, never logs bodies or URLs.
  * <p>

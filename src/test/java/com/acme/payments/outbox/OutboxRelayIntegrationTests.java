@@ -61,7 +61,10 @@ class OutboxRelayIntegrationTests extends OutboxIntegrationTest {
         assertThat(sinkRequests()).allSatisfy(request -> {
             String key = request.getHeader(SinkClient.IDEMPOTENCY_KEY);
             OutboxEntry effect = effects.stream().filter(e -> e.idempotencyKey().equals(key)).findFirst().orElseThrow();
-            assertThat(JSON.readTree(request.getBodyAsString())).isEqualTo(JSON.valueToTree(effect.payload()));
+            var body = (tools.jackson.databind.node.ObjectNode) JSON.readTree(request.getBodyAsString());
+            assertThat(body.remove("effectId").asString()).isEqualTo(key);
+            assertThat(body.remove("createdAt")).isNotNull();
+            assertThat(body).as("the payload, then what the effect says of itself").isEqualTo(JSON.valueToTree(effect.payload()));
             assertThat(request.getHeader("Content-Type")).startsWith("application/json");
         });
     }
@@ -264,6 +267,33 @@ class OutboxRelayIntegrationTests extends OutboxIntegrationTest {
         assertThat(ShopSideSignatureCheck.verify(signature, conversion.getBody(), CONVERSION_NEW_SECRET, now, 300))
                 .as("a shop already on the new one").isTrue();
         assertThat(ShopSideSignatureCheck.verify(signature, conversion.getBody(), NOTIFY_SECRET, now, 300)).isFalse();
+    }
+
+    @Test
+    @DisplayName("every effect says what it is: each sink body carries effectId (its Idempotency-Key) and createdAt (RFC 3339, UTC)")
+    void everySinkBodyCarriesItsEffectIdAndCreatedAt() {
+        enqueue(notice(prefix + "w1", "sub_" + prefix));
+        enqueue(new OutboxEntry("order_paid", "order", "ord_" + prefix, prefix + "w2",
+                Map.of("orderRef", "o-" + prefix, "amount", "10.01", "currency", "EUR")));
+        enqueue(new OutboxEntry("conversion", "subscription", "sub_" + prefix, prefix + "w3",
+                Map.of("event_id", "conv-" + prefix, "event_name", "Purchase", "value", "29.00", "currency", "EUR")));
+        relay.runUntilIdle(Duration.ofSeconds(10));
+
+        assertThat(sinkRequests()).hasSize(3).allSatisfy(request -> {
+            String key = request.getHeader(SinkClient.IDEMPOTENCY_KEY);
+            var body = tools.jackson.databind.json.JsonMapper.builder().build().readTree(request.getBodyAsString());
+            assertThat(body.path("effectId").asString()).as(request.getBodyAsString()).isEqualTo(key);
+            String createdAt = body.path("createdAt").asString();
+            assertThat(createdAt).as("RFC 3339, UTC").endsWith("Z");
+            java.time.OffsetDateTime written = jdbc.sql("SELECT created_at FROM outbox WHERE id = :id")
+                    .param("id", idOf(key)).query(java.time.OffsetDateTime.class).single();
+            assertThat(java.time.Instant.parse(createdAt)).isEqualTo(written.toInstant());
+        });
+        var paid = sinkRequests().stream().filter(r -> r.getUrl().startsWith("/sinks/fulfilment")).findFirst()
+                .orElseThrow();
+        var body = tools.jackson.databind.json.JsonMapper.builder().build().readTree(paid.getBodyAsString());
+        assertThat(body.path("orderRef").asString()).as("the payload is still all there").isEqualTo("o-" + prefix);
+        assertThat(body.path("amount").asString()).isEqualTo("10.01");
     }
 
     /** Keys the sink received that start with {@code start}, in the order it received them. */
