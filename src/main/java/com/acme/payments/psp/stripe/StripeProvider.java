@@ -256,15 +256,18 @@ public class StripeProvider implements PaymentProvider {
         return listSessions(claimed, lastSend(fixed, sent), original.referenceId());
     }
 
+    /**
+     * {@code amount_to_capture} is always sent, for a full capture ({@code amount} null) too: then it is what
+     * the PaymentIntent holds authorized, read first; either way in Stripe's minor units of its currency.
+     */
     @Override
     public PspPayment capture(String paymentId, BigDecimal amount, String referenceId) {
         String intent = paymentIntentOf(paymentId);
+        PspPayment current = get(intent).orElseThrow(() -> new PaymentOutcomeUnknown("capture of an unknown "
+                + "PaymentIntent " + intent));
+        BigDecimal toCapture = amount != null ? amount : current.amount();
         Map<String, String> form = new LinkedHashMap<>();
-        if (amount != null) {
-            PspPayment current = get(intent).orElseThrow(() -> new PaymentOutcomeUnknown("capture of an unknown "
-                    + "PaymentIntent " + intent));
-            form.put("amount_to_capture", Long.toString(StripeMoney.toMinor(amount, current.currency())));
-        }
+        form.put("amount_to_capture", Long.toString(StripeMoney.toMinor(toCapture, current.currency())));
         return stripe.post(CAPTURE, "/v1/payment_intents/" + intent + "/capture", StripePspClient.encode(form),
                 referenceId, StripeObjects::fromPaymentIntent);
     }

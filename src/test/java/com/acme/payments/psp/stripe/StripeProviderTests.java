@@ -441,17 +441,22 @@ class StripeProviderTests {
     }
 
     @Test
-    @DisplayName("capture and void act on the PaymentIntent, keyed by the operation's reference")
+    @DisplayName("capture and void act on the PaymentIntent, keyed by the operation's reference; a full capture sends amount_to_capture too")
     void captureAndVoid() {
         String intent = """
                 {"id":"pi_1","object":"payment_intent","status":"%s","amount":1999,"amount_received":%s,
                  "currency":"eur","metadata":{"attempt":"chk_1"}}""";
+        stripe.stubFor(get("/v1/payment_intents/pi_1").willReturn(okJson("""
+                {"id":"pi_1","object":"payment_intent","status":"requires_capture","amount":1999,"amount_capturable":1999,
+                 "currency":"eur","metadata":{"attempt":"chk_1"}}""")));
         stripe.stubFor(post("/v1/payment_intents/pi_1/capture").willReturn(okJson(intent.formatted("succeeded", 1999))));
         stripe.stubFor(post("/v1/payment_intents/pi_1/cancel").willReturn(okJson(intent.formatted("canceled", 0))));
 
         assertThat(provider.capture("pi_1", null, "cap_1").paymentState()).isEqualTo(PaymentState.COMPLETED);
         assertThat(provider.voidPayment("pi_1", "void_1").paymentState()).isEqualTo(PaymentState.CANCELLED);
         assertThat(posts("/v1/payment_intents/pi_1/capture").get(0).getHeader("Idempotency-Key")).isEqualTo("cap_1");
+        assertThat(form(posts("/v1/payment_intents/pi_1/capture").get(0).getBodyAsString()))
+                .as("a full capture names its amount, in Stripe's minor units").containsEntry("amount_to_capture", "1999");
         assertThat(posts("/v1/payment_intents/pi_1/cancel").get(0).getHeader("Idempotency-Key")).isEqualTo("void_1");
         stripe.stubFor(post("/v1/payment_intents/pi_1/capture").willReturn(stripeError(409,
                 error("invalid_request_error", "idempotency_key_in_use", null))));
