@@ -26,7 +26,10 @@ import io.micrometer.core.instrument.Tags;
  * Applies webhook receipts that were never applied (the payment was not linked yet, the transaction
  * failed, the PSP never redelivered). It re-fetches the payment's CURRENT state — a stale AUTHORIZED
  * receipt may be COMPLETED by now — applies it, and closes the stale receipt as superseded, so it can
- * never starve newer receipts out of the batch. Receipts that still match no order stay open.
+ * never starve newer receipts out of the batch. Receipts that still match no order stay open. A receipt that
+ * can never apply — its payment id is over the limit, so the PSP cannot be asked about it — is closed
+ * ({@code ignored}, its fault kept) and counted ({@code payments.inbox.unanswerable}), and leaves with the
+ * closed receipts after {@code payments.retention.inbox-closed}.
  */
 @Component
 class InboxReplayer implements SchedulingConfigurer {
@@ -41,9 +44,10 @@ class InboxReplayer implements SchedulingConfigurer {
     private final Clock clock;
     private final JobMetrics metrics;
     private final Backoff backoff;
+    private final PayloadFaultMetrics faults;
 
     InboxReplayer(InboxStore inbox, PaymentUpdateApplier updates, PaymentProvider psp, ReplayProperties properties,
-            Shutdown shutdown, Clock clock, MeterRegistry registry, DatabaseGauges gauges) {
+            Shutdown shutdown, Clock clock, MeterRegistry registry, DatabaseGauges gauges, PayloadFaultMetrics faults) {
         this.inbox = inbox;
         this.updates = updates;
         this.psp = psp;
@@ -52,6 +56,7 @@ class InboxReplayer implements SchedulingConfigurer {
         this.clock = clock;
         this.metrics = new JobMetrics(registry, "inbox-replay");
         this.backoff = Backoff.forJob(clock, properties.interval());
+        this.faults = faults;
         gauges.registerOpen("payments.inbox.unprocessed", Tags.empty(), "PSP webhook receipts not applied yet",
                 "Age of the oldest unprocessed receipt", inbox::unprocessedRows);
         gauges.registerOpen("payments.inbox.faulted", Tags.empty(),
@@ -79,6 +84,9 @@ class InboxReplayer implements SchedulingConfigurer {
     }
 
     private Outcome replayOne(InboxStore.Leased receipt) {
+        if (receipt.unanswerable()) {
+            return closeUnanswerable(receipt);
+        }
         Optional<PspPayment> current;
         try {
             current = psp.get(receipt.paymentId());
@@ -94,5 +102,15 @@ class InboxReplayer implements SchedulingConfigurer {
             return Outcome.FENCED;
         }
         return outcome.get() == WebhookOutcome.UNKNOWN_PAYMENT ? Outcome.STILL_UNKNOWN : Outcome.RESOLVED;
+    }
+
+    /** No PSP call: the PSP never issued an id this long, so nothing it could answer would apply. */
+    private Outcome closeUnanswerable(InboxStore.Leased receipt) {
+        if (!inbox.closeUnanswerable(receipt.id(), receipt.leaseVersion())) {
+            return Outcome.FENCED;
+        }
+        faults.unanswerableClosed();
+        log.warn("inbox replay: receipt {} closed unanswerable: its payment id is over the limit", receipt.id());
+        return Outcome.RESOLVED;
     }
 }

@@ -12,6 +12,7 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import com.acme.payments.sweep.OpenRows;
+import com.acme.payments.sweep.Rows;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -69,16 +70,25 @@ class InboxStore {
     /**
      * The replay lease, in one statement: SKIP LOCKED keeps parallel replayers (other instances) off the
      * same rows; bumping received_at hides the rows from the next window; the version fences completion.
-     * A receipt whose payment id is too long to be looked up is never leased: it waits for an operator.
+     * A receipt whose payment id is too long to be looked up is leased like any other (its {@code fault} comes
+     * back with it): the replay closes it instead of asking the PSP ({@link #CLOSE_UNANSWERABLE}).
      */
     private static final String LEASE_DUE = """
             WITH due AS (SELECT id FROM psp_webhook_event
                           WHERE processed_at IS NULL AND received_at < now() - :minAgeSeconds * interval '1 second'
-                            AND fault IS DISTINCT FROM 'id_too_long'
                           ORDER BY received_at LIMIT :limit FOR UPDATE SKIP LOCKED)
             UPDATE psp_webhook_event e SET received_at = now(), lease_version = e.lease_version + 1
               FROM due WHERE e.id = due.id
-            RETURNING e.id, e.payment_id, e.state, e.lease_version
+            RETURNING e.id, e.payment_id, e.state, e.lease_version, e.fault
+            """;
+    /**
+     * A leased receipt that can never apply (its payment id is over the limit: the PSP cannot be asked about an
+     * id it never issued) closes as {@code ignored} under the replay's lease: its {@code fault} says why, its
+     * payload stays as evidence until the pruner deletes it with every closed receipt.
+     */
+    private static final String CLOSE_UNANSWERABLE = """
+            UPDATE psp_webhook_event SET processed_at = now(), processed_reason = 'ignored'
+             WHERE id = :id AND lease_version = :version AND processed_at IS NULL AND fault = 'id_too_long'
             """;
     private static final String HOLD_LEASE = """
             SELECT id FROM psp_webhook_event WHERE id = :id AND lease_version = :version FOR UPDATE
@@ -188,7 +198,7 @@ class InboxStore {
     List<Leased> leaseDue(Duration minAge, int limit) {
         return jdbc.sql(LEASE_DUE).param("minAgeSeconds", minAge.toSeconds()).param("limit", limit)
                 .query((rs, n) -> new Leased(rs.getLong("id"), rs.getString("payment_id"), rs.getString("state"),
-                        rs.getLong("lease_version")))
+                        rs.getLong("lease_version"), rs.getString("fault")))
                 .list();
     }
 
@@ -217,8 +227,22 @@ class InboxStore {
                 .single();
     }
 
-    /** A receipt leased by the replay job. */
-    record Leased(long id, String paymentId, String state, long leaseVersion) {
+    /**
+     * {@link #CLOSE_UNANSWERABLE} under the replay's lease; false when another replay took the receipt over or
+     * it is closed already.
+     */
+    boolean closeUnanswerable(long id, long version) {
+        return Rows.atMostOne(jdbc.sql(CLOSE_UNANSWERABLE).param("id", id).param("version", version).update(),
+                "psp_webhook_event");
+    }
+
+    /** A receipt leased by the replay job; {@code fault} its payload fault's kind, or null. */
+    record Leased(long id, String paymentId, String state, long leaseVersion, String fault) {
+
+        /** The PSP cannot be asked about it: its payment id is over the limit. */
+        boolean unanswerable() {
+            return PaymentPayloadFault.Kind.ID_TOO_LONG.slug().equals(fault);
+        }
     }
 
     /** What we keep of a receipt: the payment's own fields, never the customer block. */

@@ -54,6 +54,9 @@ class PayloadFaultWebhookIntegrationTests extends IntegrationTest {
     @Autowired
     DatabaseGauges gauges;
 
+    @Autowired
+    com.acme.payments.retention.Retentions retentions;
+
     static Stream<Fault> faultClasses() {
         return PayloadFaults.all();
     }
@@ -114,6 +117,45 @@ class PayloadFaultWebhookIntegrationTests extends IntegrationTest {
     @Test
     @DisplayName("a webhook whose payment id is over 255 characters (here 100 000) is 200 unknown_payment, kept open and visible, never looked up")
     void overlongIdIsKeptVisibleAndNeverLookedUp() {
+        String id = overlongReceipt();
+        gauges.refresh();
+        assertThat(registry.get("payments.inbox.faulted").gauge().value()).as("visible").isGreaterThanOrEqualTo(1.0);
+        assertThat(registry.get("payments.inbox.unprocessed").gauge().value())
+                .as("not the replay job's backlog: it can never be looked up").isZero();
+        assertThat(jdbc.sql("SELECT processed_at IS NULL FROM psp_webhook_event WHERE payload ->> 'id' = :id")
+                .param("id", id).query(Boolean.class).single()).isTrue();
+    }
+
+    @Test
+    @DisplayName("receipts that can never apply: an overlong id's receipt is closed by the replay job without a PSP call, counted, and pruned after payments.retention.inbox-closed")
+    void overlongIdReceiptIsClosedCountedAndPruned() {
+        String id = overlongReceipt();
+        double closedBefore = registry.find("payments.inbox.unanswerable").counters().stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+        jdbc.sql("UPDATE psp_webhook_event SET received_at = now() - interval '1 hour' WHERE payload ->> 'id' = :id")
+                .param("id", id).update();
+        psp.resetRequests();
+
+        replayer.replay();
+
+        assertThat(psp.findAll(anyRequestedFor(anyUrl()))).as("the PSP is never asked about it").isEmpty();
+        var receipt = jdbc.sql("""
+                SELECT processed_at IS NOT NULL AS closed, processed_reason, fault FROM psp_webhook_event
+                 WHERE payload ->> 'id' = :id""").param("id", id).query().singleRow();
+        assertThat(receipt.get("closed")).isEqualTo(true);
+        assertThat(receipt.get("processed_reason")).isEqualTo("ignored");
+        assertThat(receipt.get("fault")).as("why, kept").isEqualTo("id_too_long");
+        assertThat(registry.get("payments.inbox.unanswerable").counter().count() - closedBefore).isEqualTo(1.0);
+
+        jdbc.sql("UPDATE psp_webhook_event SET processed_at = now() - interval '91 days' WHERE payload ->> 'id' = :id")
+                .param("id", id).update();
+        retentions.run(InboxPruner.JOB);
+        assertThat(jdbc.sql("SELECT count(*) FROM psp_webhook_event WHERE payload ->> 'id' = :id").param("id", id)
+                .query(Long.class).single()).as("pruned with the closed receipts").isZero();
+    }
+
+    /** Two deliveries of a webhook whose payment id is 100 000 characters: one open receipt, keyed by a digest. */
+    private String overlongReceipt() {
         String id = "pay-" + PayloadFaults.incompressible(100_000);
         String body = "{\"id\":\"" + id + "\",\"paymentType\":\"DEPOSIT\",\"state\":\"COMPLETED\",\"amount\":\"10.00\",\"currency\":\"EUR\"}";
         Shop shop = new Shop(http());
@@ -129,16 +171,7 @@ class PayloadFaultWebhookIntegrationTests extends IntegrationTest {
         assertThat(receipt.get("open")).isEqualTo(true);
         assertThat(receipt.get("fault")).isEqualTo("id_too_long");
         assertThat((Integer) receipt.get("key_length")).isLessThanOrEqualTo(PayloadFaults.MAX_TEXT);
-
-        jdbc.sql("UPDATE psp_webhook_event SET received_at = now() - interval '1 hour' WHERE payload ->> 'id' = :id")
-                .param("id", id).update();
-        psp.resetRequests();
-        assertThat(replayer.replay()).as("never leased: it cannot be looked up").isZero();
-        assertThat(psp.findAll(anyRequestedFor(anyUrl()))).isEmpty();
-        gauges.refresh();
-        assertThat(registry.get("payments.inbox.faulted").gauge().value()).as("visible").isEqualTo(1.0);
-        assertThat(registry.get("payments.inbox.unprocessed").gauge().value())
-                .as("not the replay job's backlog: it can never be looked up").isZero();
+        return id;
     }
 
     @Test
