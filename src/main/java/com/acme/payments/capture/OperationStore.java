@@ -69,6 +69,12 @@ public class OperationStore extends SweptStore<Operation> {
     private static final String HOLD_LEASE = """
             SELECT id FROM psp_payment_operation WHERE id = :id AND lease_version = :version FOR UPDATE
             """;
+    /** The pass's hold on rows it left UNKNOWN ends (fenced by version: a taken-over lease stays). */
+    private static final String RELEASE_LEASES = """
+            UPDATE psp_payment_operation t SET lease_until = NULL
+              FROM unnest(CAST(:ids AS bigint[]), CAST(:versions AS bigint[])) AS l(id, version)
+             WHERE t.id = l.id AND t.lease_version = l.version AND t.state = 'UNKNOWN'
+            """;
 
     /** Read by the gauge refresh: the UNKNOWN operations of one kind, on the open rows' partial index. */
     private static final String UNKNOWN_STATS = """
@@ -88,7 +94,7 @@ public class OperationStore extends SweptStore<Operation> {
     private final JdbcClient jdbc;
 
     OperationStore(JdbcClient jdbc) {
-        super(jdbc, ROW, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE);
+        super(jdbc, ROW, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE, RELEASE_LEASES);
         this.jdbc = jdbc;
     }
 

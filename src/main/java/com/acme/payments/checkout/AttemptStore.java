@@ -143,6 +143,12 @@ public class AttemptStore extends SweptStore<Attempt> implements CustomerEmailCo
     private static final String HOLD_LEASE = """
             SELECT id FROM psp_attempt WHERE id = :id AND lease_version = :version FOR UPDATE
             """;
+    /** The pass's hold on rows it left UNKNOWN ends (fenced by version: a taken-over lease stays). */
+    private static final String RELEASE_LEASES = """
+            UPDATE psp_attempt t SET lease_until = NULL
+              FROM unnest(CAST(:ids AS bigint[]), CAST(:versions AS bigint[])) AS l(id, version)
+             WHERE t.id = l.id AND t.lease_version = l.version AND t.state = 'UNKNOWN'
+            """;
     /**
      * The abandoned-attempt watch's claim: abandoned attempts within the watch window whose payment the PSP
      * has not yet shown as final and that are due ({@code late_truth_due}, V322: the gap since the last
@@ -192,7 +198,7 @@ public class AttemptStore extends SweptStore<Attempt> implements CustomerEmailCo
     private final JdbcClient jdbc;
 
     AttemptStore(JdbcClient jdbc) {
-        super(jdbc, WITH_PAYER, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE);
+        super(jdbc, WITH_PAYER, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE, RELEASE_LEASES);
         this.jdbc = jdbc;
     }
 

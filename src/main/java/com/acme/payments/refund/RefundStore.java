@@ -181,6 +181,12 @@ class RefundStore extends SweptStore<Refund> {
     private static final String HOLD_LEASE = """
             SELECT id FROM psp_refund_attempt WHERE id = :id AND lease_version = :version FOR UPDATE
             """;
+    /** The pass's hold on rows it left UNKNOWN ends (fenced by version: a taken-over lease stays). */
+    private static final String RELEASE_LEASES = """
+            UPDATE psp_refund_attempt t SET lease_until = NULL
+              FROM unnest(CAST(:ids AS bigint[]), CAST(:versions AS bigint[])) AS l(id, version)
+             WHERE t.id = l.id AND t.lease_version = l.version AND t.state = 'UNKNOWN'
+            """;
     private static final String UNKNOWN_STATS = """
             SELECT count(*) AS open, coalesce(extract(epoch FROM now() - min(created_at)), 0) AS oldest
               FROM psp_refund_attempt WHERE state = 'UNKNOWN'
@@ -192,7 +198,7 @@ class RefundStore extends SweptStore<Refund> {
     private final JdbcClient jdbc;
 
     RefundStore(JdbcClient jdbc) {
-        super(jdbc, WITH_PARENT, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE);
+        super(jdbc, WITH_PARENT, AGE_IN_FLIGHT, CLAIM_UNKNOWN, HOLD_LEASE, RELEASE_LEASES);
         this.jdbc = jdbc;
     }
 

@@ -3,6 +3,8 @@ package com.acme.payments.sweep;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +20,9 @@ import io.micrometer.core.instrument.MeterRegistry;
  * UNKNOWN, claim a batch of UNKNOWN rows (committed, SKIP LOCKED), and resolve each under its lease
  * through the flow's own {@link Resolver} in {@link SweepLoop}, outside any transaction,
  * {@code payments.sweep.concurrency} rows at a time. Every instance runs it; the claim makes sure no row
- * is resolved by two at once. {@link Sweeps} builds and schedules one per resolver.
+ * is resolved by two at once. Rows the PSP still shows nothing final for are released at the end of the
+ * pass (one statement), so the next pass looks again; rows of an abandoned batch (outage, shutdown) or
+ * that failed keep their lease until it expires. {@link Sweeps} builds and schedules one per resolver.
  */
 final class Sweep<T extends Leased> {
 
@@ -65,8 +69,15 @@ final class Sweep<T extends Leased> {
         metrics.aged(aged);
         List<T> claimed = store.claimUnknown(properties.lease(), properties.batchSize());
         metrics.claimed(claimed.size());
-        SweepLoop.process(job, claimed, row -> resolver.resolve(row, row.lease()), metrics, backoff, shutdown,
-                workers, properties.concurrency());
+        Queue<Lease> stillUnknown = new ConcurrentLinkedQueue<>();
+        SweepLoop.process(job, claimed, row -> {
+            Outcome outcome = resolver.resolve(row, row.lease());
+            if (outcome == Outcome.STILL_UNKNOWN) {
+                stillUnknown.add(row.lease());
+            }
+            return outcome;
+        }, metrics, backoff, shutdown, workers, properties.concurrency());
+        store.releaseLeases(stillUnknown);
         metrics.run(Duration.ofMillis(clock.millis() - started));
         if (aged > 0 || !claimed.isEmpty()) {
             log.info("{}: aged={} claimed={}", job, aged, claimed.size());

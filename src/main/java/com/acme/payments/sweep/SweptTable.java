@@ -1,6 +1,7 @@
 package com.acme.payments.sweep;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,6 +26,13 @@ public interface SweptTable<T extends Leased> {
      * due at once (the first pass after it turned UNKNOWN looks at it), whatever {@code lease} is.
      */
     List<T> claimUnknown(Duration lease, int limit);
+
+    /**
+     * Ends the pass's hold on rows it looked at and left UNKNOWN (the PSP showed nothing final yet), so the
+     * next pass of any instance looks again: the lease hides a row only while one pass resolves it. A lease
+     * taken over since (another version) is left alone. Returns the rows released.
+     */
+    int releaseLeases(Collection<Lease> leases);
 
     /** The owner's IN_FLIGHT → UNKNOWN after an ambiguous call. False when something settled it first. */
     boolean markUnknown(long id);

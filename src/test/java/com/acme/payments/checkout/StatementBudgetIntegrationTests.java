@@ -104,7 +104,11 @@ class StatementBudgetIntegrationTests extends IntegrationTest {
     /** N UNKNOWN attempts the PSP shows COMPLETED, resolved by one pass of the checkout group's sweeps. */
     StatementTrace sweepPass(int attempts, String batch) {
         psp.stubFor(findCall().atPriority(10).willReturn(nothingFound())); // other tests' rows
-        sweeps.run("checkout"); // leases other tests' leftovers, so the pass below claims ours only
+        // other tests' leftovers held as if another instance's pass had them, so the pass below claims ours only
+        sweeps.run("checkout"); // ages other tests' IN_FLIGHT leftovers, which its claims then take
+        jdbc.sql("UPDATE psp_attempt SET lease_until = now() + interval '1 hour' WHERE state = 'UNKNOWN'").update();
+        jdbc.sql("UPDATE psp_payment_operation SET lease_until = now() + interval '1 hour' WHERE state = 'UNKNOWN'")
+                .update();
         String prefix = "chk_budget_" + batch + System.nanoTime() + "_";
         List<Long> orders = IntStream.rangeClosed(1, attempts).mapToObj(i -> {
             String reference = prefix + i;

@@ -118,28 +118,39 @@ class SweepIntegrationTests extends IntegrationTest {
     }
 
     @Test
-    @DisplayName("an UNKNOWN attempt the PSP still does not know stays UNKNOWN and is retried on the next run")
+    @DisplayName("an UNKNOWN attempt the PSP still does not know stays UNKNOWN and is looked at again by the next pass, not one lease later")
     void unknownToThePspStaysUnknownAndIsRetried() {
         String ref = "chk_unseen_" + System.nanoTime();
         Attempt attempt = abandonedClaim(ref);
         attempts.markUnknown(attempt.id());
-        backdate(attempt, 10);
 
         sweeps.run("checkout");
         Attempt afterFirst = reload(attempt);
         assertThat(afterFirst.state()).isEqualTo(AttemptState.UNKNOWN);
         assertThat(afterFirst.leaseVersion()).isEqualTo(1);
 
-        sweeps.run("checkout");
-        assertThat(reload(attempt).leaseVersion()).as("hidden by its lease until it expires").isEqualTo(1);
-
-        expireLease(attempt);
         psp.stubFor(findCall().withQueryParam("referenceId.eq", equalTo(ref))
                 .willReturn(found(payment("pay-" + ref, ref, "DEPOSIT", "PENDING", "9.00", "EUR"))));
         sweeps.run("checkout");
         assertThat(reload(attempt).state()).isEqualTo(AttemptState.READY);
         assertThat(reload(attempt).leaseVersion()).isEqualTo(2);
         assertThat(orderStatus(attempt)).isEqualTo("PROCESSING");
+    }
+
+    @Test
+    @DisplayName("the lease hides a claimed attempt from other instances' claims while its pass holds it, then frees it")
+    void leaseHidesAClaimedRowFromOthersUntilItExpires() {
+        String ref = "chk_hidden_" + System.nanoTime();
+        Attempt attempt = abandonedClaim(ref);
+        attempts.markUnknown(attempt.id());
+        List<Attempt> first = attempts.claimUnknown(java.time.Duration.ofMinutes(2), 1000);
+        assertThat(first).anyMatch(a -> a.id() == attempt.id());
+
+        assertThat(attempts.claimUnknown(java.time.Duration.ofMinutes(2), 1000)).as("held by the first pass")
+                .noneMatch(a -> a.id() == attempt.id());
+        expireLease(attempt);
+        assertThat(attempts.claimUnknown(java.time.Duration.ofMinutes(2), 1000)).as("its lease ran out")
+                .anyMatch(a -> a.id() == attempt.id());
     }
 
     @Test

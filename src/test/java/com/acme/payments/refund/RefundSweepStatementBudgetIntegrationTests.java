@@ -62,7 +62,10 @@ class RefundSweepStatementBudgetIntegrationTests extends IntegrationTest {
     /** N UNKNOWN refunds of N paid orders, the PSP showing each COMPLETED, resolved by one refund pass. */
     StatementTrace refundPass(int n, String batch) {
         psp.stubFor(findCall().atPriority(10).willReturn(nothingFound())); // other tests' rows
-        sweeps.run("refund"); // leases other tests' leftovers, so the pass below claims ours only
+        // other tests' leftovers held as if another instance's pass had them, so the pass below claims ours only
+        sweeps.run("refund"); // ages other tests' IN_FLIGHT leftovers, which its claim then takes
+        jdbc.sql("UPDATE psp_refund_attempt SET lease_until = now() + interval '1 hour' WHERE state = 'UNKNOWN'")
+                .update();
         String prefix = "rfd_budget_" + batch + System.nanoTime() + "_";
         List<Long> ids = IntStream.rangeClosed(1, n).mapToObj(i -> {
             String ref = prefix + i;
