@@ -20,8 +20,9 @@ import org.springframework.validation.annotation.Validated;
  * @param inFlightAge age after which an IN_FLIGHT owner is presumed dead and its row turns UNKNOWN; must
  *        exceed the PSP read timeout
  * @param batchSize rows claimed per run and table
- * @param lease how long a row claimed by one instance's pass is hidden from the others (and from later
- *        passes) while it is resolved; not when a row is due: an UNKNOWN row is due at once
+ * @param lease how long a row claimed by one instance's pass is hidden from the others while it is resolved
+ *        (a pass that ends releases the rows it left UNKNOWN; those of a pass that stopped come back when it
+ *        expires); not when a row is due: an UNKNOWN row is due at once
  * @param concurrency rows of a claimed batch resolved at once per instance: the PSP look-ups in flight,
  *        the PSP's rate limit to respect
  */
