@@ -36,9 +36,17 @@ final class RawHttp {
             head.append(method).append(' ').append(target).append(" HTTP/1.1\r\n");
             head.append("Host: localhost:").append(port).append("\r\n");
             head.append("Connection: close\r\n");
-            headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+            // a Content-Type given is sent as given, an empty one not at all; the default is JSON
+            boolean typed = headers.keySet().stream().anyMatch("Content-Type"::equalsIgnoreCase);
+            headers.forEach((name, value) -> {
+                if (!value.isEmpty() || !name.equalsIgnoreCase("Content-Type")) {
+                    head.append(name).append(": ").append(value).append("\r\n");
+                }
+            });
             if (body != null) {
-                head.append("Content-Type: application/json\r\n");
+                if (!typed) {
+                    head.append("Content-Type: application/json\r\n");
+                }
                 head.append("Content-Length: ").append(body.length).append("\r\n");
             } else if (method.equals("POST")) {
                 head.append("Content-Length: 0\r\n");

@@ -5,12 +5,18 @@ import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.stereotype.Component;
 
-/** Installs {@link ProblemErrorReportValve} as the host's error report valve (Tomcat's HTML page otherwise). */
+/**
+ * Installs {@link ProblemErrorReportValve} as the host's error report valve (Tomcat's HTML page otherwise), and
+ * lets TRACE through to Spring MVC, which serves it on no path and answers 405 as a problem (Tomcat's own 405
+ * for it has no body). Nothing echoes a TRACE: {@code spring.mvc.dispatch-trace-request} hands it to the
+ * dispatcher rather than to the servlet's echo.
+ */
 @Component
 class TomcatProblems implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
 
     @Override
     public void customize(TomcatServletWebServerFactory factory) {
+        factory.addConnectorCustomizers(connector -> connector.setAllowTrace(true));
         factory.addContextCustomizers(context -> {
             if (context.getParent() instanceof StandardHost host) {
                 host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
