@@ -16,6 +16,8 @@ import com.acme.payments.billing.SubscriptionStore.Subscription;
 import com.acme.payments.common.web.Allow.Role;
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.Caller;
+import com.acme.payments.common.web.ProblemAnswers;
+import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorNote;
@@ -84,12 +86,15 @@ class BillingController {
     @PostMapping("/subscriptions/{subscriptionId}/sync")
     @Audited(action = "sync", target = "subscription:{subscriptionId}")
     @Operation(operationId = "syncSubscription")
+    @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.SUBSCRIPTION_USER_UNKNOWN, ProblemType.STRIPE_API_UNAVAILABLE,
+            ProblemType.NOT_CONFIGURED })
     SyncView sync(@PathVariable String subscriptionId, Caller caller) {
         caller.requireAdmin();
         if (!STRIPE_ID.matcher(subscriptionId).matches()) {
             // the id becomes a path segment of a Stripe API call made with our secret key: '..' would climb out
             throw new Problems.NotFound("Subscription");
         }
+        reconciliation.requireConfigured(); // after the request's own answers, before anything is recorded
         OperatorNote.NONE.asked();
         return new SyncView(reconciliation.sync(subscriptionId));
     }

@@ -42,6 +42,13 @@ class ReconciliationOrchestrator {
         this.retry = retry;
     }
 
+    /** 503 {@code not-configured} when the deployment has no Stripe API key: nothing can be read to sync. */
+    void requireConfigured() {
+        if (!stripe.configured()) {
+            throw new Problems.NotConfigured(StripeApiClient.API_KEY_SETTING);
+        }
+    }
+
     /** Grants every paid renewal period the ledger lacks; returns the period starts granted now. */
     List<Long> sync(String subscriptionId) {
         JsonNode subscription = stripe.subscription(subscriptionId)

@@ -22,6 +22,7 @@ import org.springframework.web.util.UriBuilder;
 import com.acme.payments.common.http.ByteArrayJdkRequestFactory;
 import com.acme.payments.common.web.ApiProblem;
 import com.acme.payments.common.web.ProblemType;
+import com.acme.payments.common.web.Problems;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -40,6 +41,8 @@ public class StripeApiClient {
 
     /** The API version of every call, pinned in code with the paths that read its answers. */
     public static final String API_VERSION = "2025-08-27.basil";
+    /** The setting without which nothing here can be called, as a {@code not-configured} problem names it. */
+    public static final String API_KEY_SETTING = "STRIPE_API_KEY";
     private static final int PAGE = 100;
     private static final int MAX_PAGES = 50;
     /** A page of 100 invoices is well under this; a larger answer is a failure (retried, then 502). */
@@ -134,7 +137,7 @@ public class StripeApiClient {
 
     private JsonNode send(Function<RestClient.RequestHeadersUriSpec<?>, RestClient.RequestHeadersSpec<?>> target) {
         if (!properties.apiConfigured()) {
-            throw new StripeApiNotConfigured();
+            throw new Problems.NotConfigured(API_KEY_SETTING);
         }
         byte[] body;
         try {
@@ -161,13 +164,6 @@ public class StripeApiClient {
     private static boolean worthRetrying(Throwable failure) {
         return failure instanceof ResourceAccessException || failure instanceof HttpServerErrorException
                 || failure instanceof HttpClientErrorException.TooManyRequests;
-    }
-
-    /** STRIPE_API_KEY is not set: reconciliation cannot run. */
-    public static final class StripeApiNotConfigured extends ApiProblem {
-        StripeApiNotConfigured() {
-            super(ProblemType.STRIPE_API_NOT_CONFIGURED, "The Stripe API key is not configured on this service.");
-        }
     }
 
     /** Stripe did not answer, or answered with an error or an unreadable body. */

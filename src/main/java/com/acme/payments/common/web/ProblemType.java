@@ -64,6 +64,8 @@ public enum ProblemType {
     SERVICE_BUSY(HttpStatus.SERVICE_UNAVAILABLE, "service-busy", "Service busy", "contention; retry shortly", true),
     INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
             "an unexpected failure; quote errorId to support"),
+    NOT_CONFIGURED(HttpStatus.SERVICE_UNAVAILABLE, "not-configured", "Not configured",
+            "this deployment lacks a setting the endpoint needs, named in `setting` (e.g. STRIPE_API_KEY)"),
 
     STRIPE_SIGNATURE_INVALID(HttpStatus.BAD_REQUEST, "stripe-signature-invalid", "Invalid Stripe signature",
             "the Stripe-Signature header is missing, malformed, wrong or stale"),
@@ -75,8 +77,6 @@ public enum ProblemType {
             "another worker is processing this event; Stripe redelivers it", true),
     STRIPE_EVENT_FAILED(HttpStatus.INTERNAL_SERVER_ERROR, "stripe-event-failed", "Event processing failed",
             "the event could not be applied; it is processed afresh when Stripe redelivers it"),
-    STRIPE_API_NOT_CONFIGURED(HttpStatus.INTERNAL_SERVER_ERROR, "stripe-api-not-configured",
-            "Stripe API not configured", "STRIPE_API_KEY is not set"),
     STRIPE_API_UNAVAILABLE(HttpStatus.BAD_GATEWAY, "stripe-api-unavailable", "Stripe API unavailable",
             "the Stripe API could not be read; try again later"),
     SUBSCRIPTION_USER_UNKNOWN(HttpStatus.UNPROCESSABLE_CONTENT, "subscription-user-unknown",

@@ -45,6 +45,17 @@ public final class Problems {
         }
     }
 
+    /**
+     * The deployment lacks a setting this request needs (the service's own state, not the caller's mistake):
+     * raised once the request was checked, so a wrong request still gets its own answer.
+     */
+    public static final class NotConfigured extends ApiProblem {
+        public NotConfigured(String setting) {
+            super(ProblemType.NOT_CONFIGURED, "This deployment does not set " + setting + ", which this endpoint needs.");
+            with("setting", setting);
+        }
+    }
+
     /** A generic "try again shortly" for contention that is not a business answer. */
     public static final class Busy extends ApiProblem {
         public Busy(String detail) {
