@@ -14,6 +14,9 @@ import com.acme.payments.stripe.StripeIntegrationTest;
 import com.acme.payments.support.PspFixtures;
 import com.acme.payments.support.Shop;
 
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
 /**
  * The contract's "Hostile input — before anything else": a malformed request is a 4xx problem decided at the
  * edge, with or without credentials, never a 500, an ERROR line or a statement.
@@ -87,7 +90,7 @@ class MalformedRequestIntegrationTests extends StripeIntegrationTest {
     @Test
     @DisplayName("TRACE, PUT and an unknown method: 405 with a problem body")
     void unservedMethodsAre405Problems() {
-        for (String method : List.of("TRACE", "PUT", "DELETE", "PATCH")) {
+        for (String method : List.of("TRACE", "PUT", "DELETE", "PATCH", "FOO")) {
             for (String auth : new String[] { null, ADMIN }) {
                 RawHttp.Response answer = raw().send(method, "/api/orders", headers(auth, null), null);
                 assertThat(answer.status()).as("%s as %s: %s", method, auth, answer.body()).isEqualTo(405);
@@ -170,6 +173,9 @@ class MalformedRequestIntegrationTests extends StripeIntegrationTest {
 
     private static void assertProblem(RawHttp.Response answer) {
         assertThat(answer.contentType()).as(answer.status() + " " + answer.body()).startsWith("application/problem+json");
-        assertThat(answer.body()).contains("\"status\":" + answer.status()).doesNotContain("Exception");
+        JsonNode problem = JsonMapper.builder().build().readTree(answer.body()); // one JSON document, nothing after
+        assertThat(problem.path("status").asInt()).as(answer.body()).isEqualTo(answer.status());
+        assertThat(problem.path("type").asString()).as(answer.body()).startsWith("https://payments.acme.example/problems/");
+        assertThat(answer.body()).doesNotContain("Exception").endsWith("}");
     }
 }

@@ -30,18 +30,25 @@ import jakarta.servlet.http.HttpServletResponse;
  * not percent-decode to UTF-8 or holds a NUL or a lone surrogate, a header value with a control character,
  * a multipart type without a boundary (400); and, on every endpoint but the webhooks, a body that is not
  * declared JSON in UTF-8 (415: the API reads nothing else). The webhooks read their raw bytes whatever
- * the Content-Type, as the providers send it, and are only held to the shape checks.
+ * the Content-Type, as the providers send it, and are only held to the shape checks. TRACE, which Tomcat
+ * lets through ({@link TomcatProblems}) so that its 405 is a problem too, is refused here for every path.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 7) // after EdgeHeadersFilter and ShopOriginsCors: refusals carry their headers
 class MalformedRequestFilter extends OncePerRequestFilter {
 
     private static final String WEBHOOKS = "/webhooks/";
+    private static final String TRACE = "TRACE";
     private static final String FORM = MediaType.APPLICATION_FORM_URLENCODED_VALUE;
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        if (TRACE.equals(request.getMethod())) {
+            // refused here, not in Spring MVC: after its own 405 the servlet would still echo the request back
+            refuse(response, ProblemType.METHOD_NOT_ALLOWED, "TRACE is not served.");
+            return;
+        }
         String refusal = shapeRefusal(request);
         if (refusal != null) {
             refuse(response, ProblemType.BAD_REQUEST, refusal);

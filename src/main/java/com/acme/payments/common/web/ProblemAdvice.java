@@ -20,6 +20,7 @@ import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -112,6 +113,10 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             HttpStatusCode statusCode, WebRequest request) {
         if (body instanceof ProblemDetail problem) {
             problem.setType(typeFor(statusCode));
+        } else if (body == null && ex instanceof ErrorResponse error) {
+            // Spring passes no body for most of its own exceptions (405, 406, 415 …) and renders the exception's
+            // own: typed here, or the problem went out without a type
+            error.getBody().setType(typeFor(statusCode));
         }
         return super.handleExceptionInternal(ex, body, headers, statusCode, request);
     }

@@ -7,9 +7,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Installs {@link ProblemErrorReportValve} as the host's error report valve (Tomcat's HTML page otherwise), and
- * lets TRACE through to Spring MVC, which serves it on no path and answers 405 as a problem (Tomcat's own 405
- * for it has no body). Nothing echoes a TRACE: {@code spring.mvc.dispatch-trace-request} hands it to the
- * dispatcher rather than to the servlet's echo.
+ * lets TRACE through to the filters, where {@link MalformedRequestFilter} answers it 405 as a problem (Tomcat's
+ * own 405 for it has no body). It never reaches the servlet, whose TRACE echoes the request.
  */
 @Component
 class TomcatProblems implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
