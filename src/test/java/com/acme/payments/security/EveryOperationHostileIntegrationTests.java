@@ -40,7 +40,7 @@ import tools.jackson.databind.json.JsonMapper;
 @DisplayName("Hostile input: every operation of the OpenAPI description, generated hostile variants")
 class EveryOperationHostileIntegrationTests extends StripeIntegrationTest {
 
-    private static final Path DESCRIPTION = Path.of("../docs/openapi.json");
+    private static final Path DESCRIPTION = Path.of("docs/openapi.json");
     private static final long SEED = 20261206L;
     private static final int MINIMUM_REQUESTS = 2500;
     private static final Set<String> METHODS = Set.of("get", "post", "put", "patch", "delete");
