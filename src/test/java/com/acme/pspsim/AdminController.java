@@ -49,7 +49,11 @@ class AdminController {
         this.ruleReader = this.json.readerFor(FaultRule.class).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
-    /** Every payment (with {@code hiddenUntil} when invisible) and how many payments each referenceId created. */
+    /**
+     * Every payment (with {@code hiddenUntil} when invisible), how many payments each referenceId created
+     * ({@code createCounts}) and how many creates were POSTed with it ({@code createPosts}, lost and refused
+     * ones included).
+     */
     @GetMapping("/payments")
     Map<String, Object> payments(@RequestParam(required = false) String referenceId) {
         List<Map<String, Object>> list = new ArrayList<>();
@@ -63,12 +67,15 @@ class AdminController {
             }
         }
         Map<String, Integer> counts = payments.createCounts();
+        Map<String, Integer> posts = payments.createPosts();
         if (referenceId != null) {
             counts = Map.of(referenceId, counts.getOrDefault(referenceId, 0));
+            posts = Map.of(referenceId, posts.getOrDefault(referenceId, 0));
         }
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("payments", list);
         answer.put("createCounts", counts);
+        answer.put("createPosts", posts);
         return answer;
     }
 

@@ -45,7 +45,15 @@ enum Fault {
      * payment replaced by {@code value} (a payload value no booking may take, e.g. currency {@code EURO}).
      * The payment itself is unchanged: a later look-up without the rule shows the truth.
      */
-    CORRUPT_ANSWER;
+    CORRUPT_ANSWER,
+    /**
+     * On a create (Gateway {@code create}; Stripe {@code stripe-session-create}, {@code stripe-refund-create}):
+     * only a create sent again — the same {@code Idempotency-Key} (Stripe) or {@code referenceId} (Gateway) as
+     * an earlier POST, whatever became of that one — is refused with {@code status} (default 400) and the
+     * surface's error body ({@code errorCode}: the Gateway's {@code errorCode}, Stripe's {@code code}); nothing
+     * is done or stored under the key. A first send neither matches the rule nor uses it up.
+     */
+    REFUSE_REPLAY;
 
     static final Set<String> OPERATIONS = Set.of("create", "get", "find", "capture", "void", "webhook", "sink",
             "stripe-session-create", "stripe-session-get", "stripe-session-list", "stripe-session-expire",
@@ -54,7 +62,8 @@ enum Fault {
 
     private static final Set<Fault> ANY_CALL = EnumSet.of(LATENCY, TIMEOUT, ERROR_BEFORE, ERROR_AFTER, HTML,
             TRUNCATED, RESET);
-    private static final Set<Fault> CREATE_ONLY = EnumSet.of(DECLINE, SETTLE, INVISIBLE, WEBHOOK_BEFORE_RESPONSE);
+    private static final Set<Fault> CREATE_ONLY = EnumSet.of(DECLINE, SETTLE, INVISIBLE, WEBHOOK_BEFORE_RESPONSE,
+            REFUSE_REPLAY);
     private static final Set<Fault> WEBHOOK = EnumSet.of(WEBHOOK_BEFORE_RESPONSE, WEBHOOK_TWICE, WEBHOOK_LATE,
             WEBHOOK_OUT_OF_ORDER, WEBHOOK_NEVER);
     private static final Set<Fault> SINK = EnumSet.of(LATENCY, ERROR_BEFORE, RESET);
@@ -76,7 +85,9 @@ enum Fault {
             case "get", "find", "stripe-session-get", "stripe-session-list", "stripe-intent-get", "stripe-refund-get":
                 return ANY_CALL.contains(this) || LOOKUP_ONLY.contains(this);
             case "stripe-session-create": // a session hidden from listings for a while: the list path's blind spot
-                return ANY_CALL.contains(this) || this == INVISIBLE;
+                return ANY_CALL.contains(this) || this == INVISIBLE || this == REFUSE_REPLAY;
+            case "stripe-refund-create":
+                return ANY_CALL.contains(this) || this == REFUSE_REPLAY;
             default:
                 return ANY_CALL.contains(this);
         }

@@ -40,9 +40,9 @@ class FaultBook {
     }
 
     /** The first rule matching this call that has a use left (consuming it), else null. */
-    FaultRule take(String op, String referenceId, String paymentType, BigDecimal amount) {
+    FaultRule take(String op, String referenceId, String paymentType, BigDecimal amount, boolean replay) {
         for (Active active : rules) {
-            if (active.rule.matches(op, referenceId, paymentType, amount) && active.use()) {
+            if (active.rule.matches(op, referenceId, paymentType, amount, replay) && active.use()) {
                 rules.removeIf(Active::spent);
                 return active.rule;
             }
@@ -52,8 +52,14 @@ class FaultBook {
 
     /** The Stripe surface's take: the first rule matching one of the call's (or event's) subjects. */
     FaultRule takeStripe(String op, java.util.Collection<String> subjects, BigDecimal amount, String eventType) {
+        return takeStripe(op, subjects, amount, eventType, false);
+    }
+
+    /** {@link #takeStripe}, for a POST that may be a create sent again ({@code replay}). */
+    FaultRule takeStripe(String op, java.util.Collection<String> subjects, BigDecimal amount, String eventType,
+            boolean replay) {
         for (Active active : rules) {
-            if (active.rule.matchesStripe(op, subjects, amount, eventType) && active.use()) {
+            if (active.rule.matchesStripe(op, subjects, amount, eventType, replay) && active.use()) {
                 rules.removeIf(Active::spent);
                 return active.rule;
             }
@@ -67,7 +73,12 @@ class FaultBook {
     }
 
     CallPlan plan(String op, String referenceId, String paymentType, BigDecimal amount) {
-        return new CallPlan(take(op, referenceId, paymentType, amount));
+        return plan(op, referenceId, paymentType, amount, false);
+    }
+
+    /** {@link #plan}, for a create that may be one sent again ({@code replay}). */
+    CallPlan plan(String op, String referenceId, String paymentType, BigDecimal amount, boolean replay) {
+        return new CallPlan(take(op, referenceId, paymentType, amount, replay));
     }
 
     /** The rules with what is left of them, for {@code GET /sim/faults}. */

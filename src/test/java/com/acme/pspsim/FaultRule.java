@@ -79,16 +79,22 @@ record FaultRule(String operation, String fault, String referenceId, String paym
         return delayMs == null ? fallback : delayMs;
     }
 
+    /** A rule that only a create sent again may match ({@link Fault#REFUSE_REPLAY}). */
+    boolean onlyReplays() {
+        return kinds().contains(Fault.REFUSE_REPLAY);
+    }
+
     /** A Stripe call or event: {@code referenceId} may name any of its {@code subjects}; {@code state} is an event type. */
-    boolean matchesStripe(String op, java.util.Collection<String> subjects, BigDecimal amt, String eventType) {
-        return operation.equals(op)
+    boolean matchesStripe(String op, java.util.Collection<String> subjects, BigDecimal amt, String eventType,
+            boolean replay) {
+        return operation.equals(op) && (replay || !onlyReplays())
                 && (referenceId == null || subjects.contains(referenceId))
                 && (state == null || !"stripe-event".equals(op) || state.equals(eventType))
                 && (amount == null || (amt != null && amount.compareTo(amt) == 0));
     }
 
-    boolean matches(String op, String ref, String type, BigDecimal amt) {
-        return operation.equals(op)
+    boolean matches(String op, String ref, String type, BigDecimal amt, boolean replay) {
+        return operation.equals(op) && (replay || !onlyReplays())
                 && (referenceId == null || referenceId.equals(ref))
                 && (paymentType == null || paymentType.equalsIgnoreCase(String.valueOf(type)))
                 && (amount == null || (amt != null && amount.compareTo(amt) == 0));

@@ -48,8 +48,16 @@ class GatewayController {
     @PostMapping
     ResponseEntity<byte[]> create(@RequestBody(required = false) byte[] body, HttpServletResponse response) {
         CreateRequest request = CreateRequest.from(parse(body));
-        CallPlan plan = faults.plan("create", request.referenceId(), request.paymentType(), request.amount());
+        boolean sentBefore = payments.notePost(request.referenceId()) > 0;
+        CallPlan plan = faults.plan("create", request.referenceId(), request.paymentType(), request.amount(),
+                sentBefore);
         plan.sleepLatency();
+        if (plan.has(Fault.REFUSE_REPLAY)) {
+            FaultRule rule = plan.rule();
+            return responder.error(org.springframework.http.HttpStatus.valueOf(rule.status() == null ? 400
+                    : rule.status()), rule.errorCode() == null ? "REPLAY_REFUSED" : rule.errorCode(),
+                    "simulated refusal of a create sent again; nothing was done");
+        }
         if (plan.has(Fault.ERROR_BEFORE)) {
             return responder.errorBefore(plan.first(Fault.ERROR_BEFORE).get());
         }

@@ -24,6 +24,8 @@ class PaymentBook {
     private final Map<String, Payment> byId = new ConcurrentHashMap<>();
     private final Map<String, List<String>> idsByReference = new ConcurrentHashMap<>();
     private final AtomicLong sequence = new AtomicLong();
+    /** Every create POSTed, by {@code referenceId}: lost ones (nothing created) and refused ones included. */
+    private final Map<String, Integer> createPosts = new ConcurrentHashMap<>();
 
     long nextSeq() {
         return sequence.incrementAndGet();
@@ -77,6 +79,16 @@ class PaymentBook {
         return byId.values().stream().sorted(Comparator.comparingLong(Payment::seq)).toList();
     }
 
+    /** Counts a create POSTed with {@code referenceId}; answers how many came before it (0: the first). */
+    int notePost(String referenceId) {
+        return createPosts.merge(String.valueOf(referenceId), 1, Integer::sum) - 1;
+    }
+
+    /** How many creates were POSTed with each referenceId, whatever became of them. */
+    Map<String, Integer> createPosts() {
+        return Map.copyOf(createPosts);
+    }
+
     /** How many payments each referenceId created, in order of first creation. */
     Map<String, Integer> createCounts() {
         Map<String, Integer> counts = new LinkedHashMap<>();
@@ -87,5 +99,6 @@ class PaymentBook {
     void clear() {
         byId.clear();
         idsByReference.clear();
+        createPosts.clear();
     }
 }

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Each fault on an API call does what it says, from a real HTTP client's point of view with a short
@@ -89,6 +90,30 @@ class PspSimulatorCallFaultsIntegrationTests {
         assertThat(create(ref + "-b").statusCode()).isEqualTo(502);
         assertThat(sim.createCount(ref)).isZero();
         assertThat(sim.find(ref).size()).isZero();
+    }
+
+    @Test
+    @DisplayName("refuse-replay: a lost create (503, nothing made), then the same referenceId sent again answers 4xx")
+    void refuseReplayOnlyRefusesACreateSentAgain() throws Exception {
+        String ref = ref();
+        sim.faults("""
+                [{"operation":"create","fault":"refuse-replay","referenceId":"%s","status":422,
+                  "errorCode":"DUPLICATE_REFERENCE","times":1},
+                 {"operation":"create","fault":"error-before","referenceId":"%s","times":1}]""".formatted(ref, ref));
+        assertThat(create(ref).statusCode()).isEqualTo(503);
+        HttpResponse<String> again = create(ref);
+        assertThat(again.statusCode()).isEqualTo(422);
+        assertThat(RunningSimulator.json(again.body()).path("errorCode").asString()).isEqualTo("DUPLICATE_REFERENCE");
+        assertThat(sim.createCount(ref)).isZero();
+        JsonNode counts = RunningSimulator.json(sim.admin("GET", "/sim/payments?referenceId=" + ref, null).body());
+        assertThat(counts.path("createPosts").path(ref).asInt()).isEqualTo(2);
+
+        String first = ref();
+        sim.faults("""
+                {"operation":"create","fault":"refuse-replay","referenceId":"%s","times":1}""".formatted(first));
+        assertThat(create(first).statusCode()).as("a first send neither matches nor spends it").isEqualTo(200);
+        assertThat(create(first).statusCode()).isEqualTo(400);
+        assertThat(sim.createCount(first)).isEqualTo(1);
     }
 
     @Test

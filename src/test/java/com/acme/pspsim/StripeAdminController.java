@@ -55,6 +55,12 @@ class StripeAdminController {
         return book.locked(b -> b.refunds().stream().map(StripeRefund::view).toList());
     }
 
+    /** How many POSTs each {@code Idempotency-Key} was sent with (lost, refused and replayed ones included). */
+    @GetMapping("/idempotency-keys")
+    Map<String, Integer> idempotencyKeys() {
+        return idempotency.posts();
+    }
+
     /** Every event made, in order, whether sent or not (Stripe's {@code GET /v1/events}, without paging). */
     @GetMapping("/events")
     List<Map<String, Object>> events() {

@@ -48,12 +48,24 @@ class StripeIdempotency {
     }
 
     private final Map<String, Entry> keys = new ConcurrentHashMap<>();
+    /** Every POST with a key, by key: lost (nothing stored), refused and replayed ones included; never forgotten. */
+    private final Map<String, Integer> posts = new ConcurrentHashMap<>();
     private final StripeSettings settings;
     private final Clock clock;
 
     StripeIdempotency(StripeSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
+    }
+
+    /** Counts a POST with {@code key}; answers how many came before it (0: the first). */
+    int notePost(String key) {
+        return posts.merge(key, 1, Integer::sum) - 1;
+    }
+
+    /** How many POSTs each key was sent with, whatever became of them. */
+    Map<String, Integer> posts() {
+        return Map.copyOf(posts);
     }
 
     /** Claims {@code key} for this request, or says what the earlier request with it decides. */
@@ -98,5 +110,6 @@ class StripeIdempotency {
 
     void clear() {
         keys.clear();
+        posts.clear();
     }
 }

@@ -279,11 +279,20 @@ class StripeSurfaceController {
         if (key != null) {
             all.add(key);
         }
+        boolean sentBefore = key != null && idempotency.notePost(key) > 0;
         CallPlan plan = new CallPlan(faults.takeStripe(op, all, amount == null ? null
-                : java.math.BigDecimal.valueOf(amount), null));
+                : java.math.BigDecimal.valueOf(amount), null, sentBefore));
         if (key != null) {
             if (key.length() > 255) {
                 throw StripeError.invalid(null, "Idempotency-Key may be at most 255 characters.");
+            }
+            if (plan.has(Fault.REFUSE_REPLAY)) { // refused before the key is looked at: nothing stored under it
+                plan.sleepLatency();
+                FaultRule rule = plan.rule();
+                throw new StripeError(org.springframework.http.HttpStatus.valueOf(rule.status() == null ? 400
+                        : rule.status()), "invalid_request_error",
+                        rule.errorCode() == null ? "replay_refused" : rule.errorCode(), null,
+                        "The simulated Stripe refuses this request sent again; nothing was done.");
             }
             StripeIdempotency.Outcome outcome = idempotency.begin(key, endpoint, form.fingerprint());
             if (outcome instanceof StripeIdempotency.Refuse refuse) {

@@ -251,6 +251,57 @@ class StripeSurfaceFaultsIntegrationTests {
         assertThat(timeoutEvent.statusCode()).isEqualTo(400);
     }
 
+    @Test
+    void aLostRefundCreateStoresNothingAndOnlyItsReplayIsRefused() {
+        String pi = paid(ref());
+        String refundRef = "rfd-" + UUID.randomUUID();
+        String form = "payment_intent=" + pi + "&amount=300&metadata[referenceId]=" + refundRef;
+        sim.faults("""
+                [{"operation":"stripe-refund-create","fault":"refuse-replay","referenceId":"%s","times":1},
+                 {"operation":"stripe-refund-create","fault":"error-before","referenceId":"%s","times":1}]"""
+                .formatted(refundRef, refundRef));
+
+        HttpResponse<String> lost = stripe.post("/v1/refunds", form, refundRef);
+        assertThat(lost.statusCode()).as("the first send never begins: 503, nothing stored").isEqualTo(503);
+        assertThat(refundsOf(pi)).isZero();
+        HttpResponse<String> refused = stripe.post("/v1/refunds", form, refundRef);
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+        JsonNode error = RunningSimulator.json(refused.body()).path("error");
+        assertThat(error.path("type").asString()).isEqualTo("invalid_request_error");
+        assertThat(error.path("code").asString()).isEqualTo("replay_refused");
+        assertThat(refused.headers().firstValue("Idempotent-Replayed")).isEmpty();
+        assertThat(refundsOf(pi)).isZero();
+        assertThat(RunningSimulator.json(sim.admin("GET", "/sim/stripe/idempotency-keys", null).body())
+                .path(refundRef).asInt()).as("every POST with the key is counted").isEqualTo(2);
+
+        HttpResponse<String> third = stripe.post("/v1/refunds", form, refundRef);
+        assertThat(third.statusCode()).as("nothing was stored under the key: the rule spent, it runs now")
+                .isEqualTo(200);
+        assertThat(refundsOf(pi)).isEqualTo(1);
+    }
+
+    @Test
+    void aRefuseReplayRuleLetsTheFirstSendThroughUnspent() {
+        String ref = ref();
+        sim.faults("""
+                {"operation":"stripe-session-create","fault":"refuse-replay","referenceId":"%s","status":402,
+                 "errorCode":"amount_too_large","times":1}""".formatted(ref));
+        String form = form(ref);
+        assertThat(stripe.post("/v1/checkout/sessions", form, ref).statusCode()).isEqualTo(200);
+        HttpResponse<String> replay = stripe.post("/v1/checkout/sessions", form, ref);
+        assertThat(replay.statusCode()).isEqualTo(402);
+        assertThat(RunningSimulator.json(replay.body()).path("error").path("code").asString())
+                .isEqualTo("amount_too_large");
+        assertThat(stripe.post("/v1/checkout/sessions", form, ref).headers().firstValue("Idempotent-Replayed"))
+                .as("the session the first send made is still the key's answer").contains("true");
+        assertThat(sessionsWith(ref)).isEqualTo(1);
+    }
+
+    private int refundsOf(String pi) {
+        JsonNode all = RunningSimulator.json(sim.admin("GET", "/sim/stripe/refunds", null).body());
+        return (int) all.values().stream().filter(r -> pi.equals(r.path("payment_intent").asString(""))).count();
+    }
+
     /** The session a PaymentIntent belongs to. */
     private String sessionOf(String pi) {
         JsonNode all = RunningSimulator.json(sim.admin("GET", "/sim/stripe/sessions", null).body());
