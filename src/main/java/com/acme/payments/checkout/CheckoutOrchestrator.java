@@ -157,13 +157,19 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
     }
 
     /**
-     * The one resolve() of the request path and the sweeps: look the payment up by our stored
-     * reference and apply what the PSP says. Nothing found, or the look-up itself failing, leaves the
-     * attempt as it is. Under a held {@code lease} (the sweep) nothing is written once another
-     * instance claimed the row.
+     * The one resolve() of the request path and the sweeps: reconcile the create by our stored reference
+     * (which may send it again, see {@link PaymentProvider#reconcile}) and apply what the PSP says. Only an
+     * attempt still ours to resolve (IN_FLIGHT or UNKNOWN) is reconciled; any other is only looked up, so a
+     * settled or abandoned attempt's create is never sent again. A replay refused outright fails the
+     * attempt as the first call's refusal would have (the order payable again). Nothing found, or the
+     * look-up itself failing, leaves the attempt as it is. Under a held {@code lease} (the sweep) nothing
+     * is written once another instance claimed the row.
      */
     @Override
     public Outcome resolve(Attempt attempt, Lease lease) {
+        if (!isOpen(attempt)) {
+            return lookUpAndApply(attempt, lease);
+        }
         PaymentProvider.Lookup lookup;
         try {
             lookup = psp.reconcile(request(attempt));
@@ -171,7 +177,16 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
             log.info("reconcile of referenceId={} inconclusive: {}", attempt.referenceId(), lookupFailed.getMessage());
             return Outcome.UNREACHABLE;
         }
-        List<PspPayment> found = lookup.payments();
+        if (lookup.refusal() != null) {
+            PspRejected refusal = lookup.refusal();
+            return fenced.apply(attempts, lease, () -> {
+                attempts.markFailed(attempt.id(), AttemptStore.FailureReason.REJECTED, null, refusal.errorCode(),
+                        refusal.getMessage());
+                log.info("reconcile of referenceId={}: the replayed create was refused (HTTP {}); attempt FAILED",
+                        attempt.referenceId(), refusal.status());
+                return Outcome.RESOLVED;
+            });
+        }
         if (lookup.provenAbsent()) {
             // the provider proves no payment exists for the reference: the attempt closes and frees the order
             return fenced.apply(attempts, lease, () -> {
@@ -182,6 +197,22 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
                 return Outcome.RESOLVED;
             });
         }
+        return applyFound(attempt, lookup.payments(), lease);
+    }
+
+    /** Only reads ({@link PaymentProvider#lookUp}): the attempt's create is never sent again from here. */
+    private Outcome lookUpAndApply(Attempt attempt, Lease lease) {
+        List<PspPayment> found;
+        try {
+            found = psp.lookUp(request(attempt));
+        } catch (RuntimeException lookupFailed) {
+            log.info("look-up of referenceId={} inconclusive: {}", attempt.referenceId(), lookupFailed.getMessage());
+            return Outcome.UNREACHABLE;
+        }
+        return applyFound(attempt, found, lease);
+    }
+
+    private Outcome applyFound(Attempt attempt, List<PspPayment> found, Lease lease) {
         if (found.isEmpty()) {
             return Outcome.STILL_UNKNOWN;
         }
@@ -194,6 +225,11 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
             applier.apply(attempt, payment);
             return Outcome.RESOLVED;
         });
+    }
+
+    /** Still ours to resolve: the owner's call may be under way or its outcome is unknown. */
+    private static boolean isOpen(Attempt attempt) {
+        return attempt.state() == AttemptState.IN_FLIGHT || attempt.state() == AttemptState.UNKNOWN;
     }
 
     /**
@@ -221,8 +257,9 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
     }
 
     /**
-     * The operator's exit for an UNKNOWN attempt: the PSP is asked once more by our reference; only if
-     * it still knows nothing is the attempt closed FAILED (abandoned), freeing the order. If the payment
+     * The operator's exit for an UNKNOWN attempt: the PSP is asked once more by our reference — a read
+     * only, never a replay of the create, which could make the very payment being given up; only if it
+     * still knows nothing is the attempt closed FAILED (abandoned), freeing the order. If the payment
      * shows up now, the attempt settles by that truth and the answer is 409 attempt-not-open.
      */
     Attempt abandon(String referenceId, String actor, String reason) {
@@ -230,7 +267,7 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
         if (attempt.state() != AttemptState.UNKNOWN) {
             throw new CheckoutProblems.AttemptNotOpen(referenceId, attempt.state().name());
         }
-        Outcome asked = resolve(attempt, Lease.NONE);
+        Outcome asked = lookUpAndApply(attempt, Lease.NONE);
         if (asked == Outcome.UNREACHABLE) {
             throw new PaymentOutcomeUnknownProblem(referenceId, properties.retryAfter());
         }
@@ -250,7 +287,7 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
     private Outcome watchAbandoned(Attempt attempt) {
         List<PspPayment> found;
         try {
-            found = psp.findByReference(request(attempt));
+            found = psp.lookUp(request(attempt));
         } catch (RuntimeException lookupFailed) {
             log.info("abandoned-attempt watch of referenceId={} inconclusive: {}", attempt.referenceId(),
                     lookupFailed.getMessage());

@@ -110,12 +110,12 @@ public class GatewayClient implements PaymentProvider {
      */
     @Override
     public Lookup reconcile(CreatePayment original) {
-        return Lookup.found(findByReference(original));
+        return Lookup.found(lookUp(original));
     }
 
     /** GET /api/v1/payments?referenceId.eq=: what an ambiguous POST did. Empty means "not (yet) seen". */
     @Override
-    public List<PspPayment> findByReference(CreatePayment original) {
+    public List<PspPayment> lookUp(CreatePayment original) {
         String referenceId = original.referenceId();
         try {
             return exchange("find", rest.get().uri(u -> u.path("/api/v1/payments")

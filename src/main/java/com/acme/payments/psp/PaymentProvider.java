@@ -34,14 +34,23 @@ public interface PaymentProvider {
     Optional<PspPayment> get(String paymentId);
 
     /**
-     * Resolves an ambiguous {@link #create}: what the provider did with this exact request (rebuilt from
-     * the stored row, every parameter as at the claim). An adapter whose provider deduplicates creates
-     * on a key may send the identical request again; one that does not only looks.
+     * Resolves an ambiguous {@link #create} of a row that is still ours to resolve ({@code IN_FLIGHT} or
+     * {@code UNKNOWN}, never an abandoned one): what the provider did with this exact request (rebuilt from
+     * the stored row, every parameter as at the claim). It MAY SEND THE CREATE AGAIN: an adapter whose
+     * provider deduplicates creates on a key replays the identical request, which creates the payment now
+     * if the first never began executing; one that does not only looks. A replay the provider refuses
+     * outright comes back as {@link Lookup#refusal()}, to be settled as the first call's refusal would
+     * have been. Anything that asks about a row no longer ours (an abandoned row's watch, the abandon's own
+     * last question, a settled row) uses {@link #lookUp} instead.
      */
     Lookup reconcile(CreatePayment original);
 
-    /** Only looks: the payments the provider holds for our reference. Never creates anything. */
-    List<PspPayment> findByReference(CreatePayment original);
+    /**
+     * Only reads: the payments (or refunds) the provider holds for our reference. Never sends a create,
+     * under any key, so it is the one look-up for a row that must never be sent again (an abandoned
+     * attempt or refund) or that is not ours to resolve.
+     */
+    List<PspPayment> lookUp(CreatePayment original);
 
     /** Captures an authorized payment, {@code amount} null for all of it; {@code referenceId} is ours. */
     PspPayment capture(String paymentId, BigDecimal amount, String referenceId);
@@ -56,22 +65,29 @@ public interface PaymentProvider {
     /**
      * What a reconcile learnt. {@code provenAbsent}: the provider proves no payment was created for the
      * reference, so the attempt may close and free the order; never true for an adapter that cannot prove it.
+     * {@code refusal}: the replay of the create was refused outright (a confirmed 4xx, nothing created),
+     * exactly as the first call's refusal would have been; null otherwise.
      */
-    record Lookup(List<PspPayment> payments, boolean provenAbsent) {
+    record Lookup(List<PspPayment> payments, boolean provenAbsent, PspRejected refusal) {
 
         public Lookup {
             payments = List.copyOf(payments);
-            if (provenAbsent && !payments.isEmpty()) {
-                throw new IllegalArgumentException("a lookup that found payments proves nothing absent");
+            if ((provenAbsent || refusal != null) && !payments.isEmpty()) {
+                throw new IllegalArgumentException("a lookup that found payments proves nothing absent or refused");
             }
         }
 
         public static Lookup found(List<PspPayment> payments) {
-            return new Lookup(payments, false);
+            return new Lookup(payments, false, null);
         }
 
         public static Lookup nothingCreated() {
-            return new Lookup(List.of(), true);
+            return new Lookup(List.of(), true, null);
+        }
+
+        /** The replayed create was refused: the row settles as the refused first call would have. */
+        public static Lookup refused(PspRejected refusal) {
+            return new Lookup(List.of(), false, java.util.Objects.requireNonNull(refusal));
         }
     }
 }

@@ -70,7 +70,7 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
      * PENDING) past the grace period is read from the PSP, so a later DECLINED is not missed when its
      * webhook never comes; and a refund an operator abandoned is asked about by its reference for
      * {@code payments.refunds.abandoned-watch}, so one the PSP made after all is booked again even when its
-     * webhook is lost.
+     * webhook is lost. Both only read: neither ever sends a refund's create again.
      */
     @Override
     public List<PollJob<?>> polls() {
@@ -169,19 +169,51 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
     }
 
     /**
-     * The refunds' resolve(), shared with the sweep: look up our reference, settle from what is found.
-     * Under a held {@code lease} (the sweep) nothing is written once another instance took the row over.
+     * The refunds' resolve(), shared with the sweep: reconcile the create by our reference (which may send
+     * it again, see {@link PaymentProvider#reconcile}) and settle from what is found. Only a refund still
+     * ours to resolve (IN_FLIGHT or UNKNOWN) is reconciled; any other (abandoned, settled) is only looked
+     * up, so its create is never sent again. A replay refused outright fails the refund as the first call's
+     * refusal would have: its reservation released, later refunds no longer blocked. Under a held
+     * {@code lease} (the sweep) nothing is written once another instance took the row over.
      */
     @Override
     public Outcome resolve(Refund refund, Lease lease) {
-        List<PspPayment> found;
+        if (!refund.state().isOpen()) {
+            return lookUpAndSettle(refund, lease);
+        }
+        PaymentProvider.Lookup lookup;
         try {
             // no refund of ours is ever proven absent: an ambiguous refund waits for the truth or an operator
-            found = psp.reconcile(request(refund)).payments();
+            lookup = psp.reconcile(request(refund));
         } catch (RuntimeException lookupFailed) {
             log.info("refund reconcile referenceId={} inconclusive: {}", refund.referenceId(), lookupFailed.getMessage());
             return Outcome.UNREACHABLE;
         }
+        if (lookup.refusal() != null) {
+            PspRejected refusal = lookup.refusal();
+            return fenced.apply(refunds, lease, () -> {
+                applier.reject(refund, refusal.errorCode(), refusal.getMessage());
+                log.info("refund reconcile referenceId={}: the replayed create was refused (HTTP {}); FAILED",
+                        refund.referenceId(), refusal.status());
+                return Outcome.RESOLVED;
+            });
+        }
+        return settleFound(refund, lookup.payments(), lease);
+    }
+
+    /** Only reads ({@link PaymentProvider#lookUp}): the refund's create is never sent again from here. */
+    private Outcome lookUpAndSettle(Refund refund, Lease lease) {
+        List<PspPayment> found;
+        try {
+            found = psp.lookUp(request(refund));
+        } catch (RuntimeException lookupFailed) {
+            log.info("refund look-up referenceId={} inconclusive: {}", refund.referenceId(), lookupFailed.getMessage());
+            return Outcome.UNREACHABLE;
+        }
+        return settleFound(refund, found, lease);
+    }
+
+    private Outcome settleFound(Refund refund, List<PspPayment> found, Lease lease) {
         if (found.isEmpty()) {
             return Outcome.STILL_UNKNOWN;
         }
@@ -198,7 +230,8 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
     }
 
     /**
-     * The operator's exit for an UNKNOWN refund: the PSP is asked once more by our reference; only if it
+     * The operator's exit for an UNKNOWN refund: the PSP is asked once more by our reference — a read only,
+     * never a replay of the create, which could make the very refund being given up; only if it
      * still knows nothing is the refund closed FAILED (abandoned) and its reservation released, which
      * unblocks the order's later refunds. If the PSP shows it now, it settles by that truth: 409.
      */
@@ -207,7 +240,7 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
         if (refund.state() != RefundState.UNKNOWN) {
             throw new RefundProblems.RefundNotOpen(referenceId, refund.state().name());
         }
-        Outcome asked = resolve(refund, Lease.NONE);
+        Outcome asked = lookUpAndSettle(refund, Lease.NONE);
         if (asked == Outcome.UNREACHABLE) {
             throw new RefundOutcomeUnknown(referenceId, properties.retryAfter());
         }
@@ -231,8 +264,8 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
      * @throws PaymentOutcomeUnknown when the PSP cannot be read
      */
     private Outcome pollAccepted(Refund refund) {
-        if (refund.pspPaymentId() == null) {
-            return resolve(refund, Lease.NONE);
+        if (refund.pspPaymentId() == null) { // an abandoned refund's watch: a read, never a replay
+            return lookUpAndSettle(refund, Lease.NONE);
         }
         java.util.Optional<PspPayment> payment = psp.get(refund.pspPaymentId());
         if (payment.isEmpty() || unchanged(refund, payment.get())) {

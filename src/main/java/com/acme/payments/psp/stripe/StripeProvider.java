@@ -182,7 +182,7 @@ public class StripeProvider implements PaymentProvider {
         Fixed fixed = Fixed.fromJson(json, original.fixedRequest());
         if (fixed == null) {
             // not claimed by this adapter (claimed under another provider): look, never prove absence
-            return Lookup.found(findByReference(original));
+            return Lookup.found(lookUp(original));
         }
         Optional<Send> sent = sends.find(reference);
         Instant now = clock.instant();
@@ -192,6 +192,9 @@ public class StripeProvider implements PaymentProvider {
             Replayed<PspPayment> replay = stripe.replay(SESSIONS, fixed.form(), reference, StripeObjects::fromSession);
             if (replay.notCreated() == null) {
                 return Lookup.found(List.of(replay.value()));
+            }
+            if (replay.refused() != null) {
+                return refused(reference, replay.refused());
             }
             Reply reply = replay.notCreated();
             if (reply.status() >= 500 && reply.replayed()) {
@@ -230,6 +233,9 @@ public class StripeProvider implements PaymentProvider {
             if (replay.notCreated() == null) {
                 return Lookup.found(List.of(replay.value()));
             }
+            if (replay.refused() != null) {
+                return refused(reference, replay.refused());
+            }
             Reply reply = replay.notCreated();
             if (reply.status() >= 500 && reply.replayed()) {
                 sends.closeReplay(reference, ReplayClosed.STORED_5XX, now);
@@ -241,9 +247,21 @@ public class StripeProvider implements PaymentProvider {
         return Lookup.found(listRefunds(original));
     }
 
+    /**
+     * The replay was refused outright (a 4xx with Stripe's error object, not a 409, 429 or
+     * {@code idempotency_error}): Stripe created nothing under the key, whether it refused the first send
+     * and stored that, or the first never began and the replay was refused now. The row settles as the
+     * first call's refusal would have settled it.
+     */
+    private static Lookup refused(String reference, PspRejected refusal) {
+        log.info("reconcile of referenceId={}: the replay was refused with HTTP {} ({}): a confirmed refusal",
+                reference, refusal.status(), refusal.errorCode());
+        return Lookup.refused(refusal);
+    }
+
     /** Only looks: the sessions around the claim (or the PaymentIntent's refunds) that carry our reference. */
     @Override
-    public List<PspPayment> findByReference(CreatePayment original) {
+    public List<PspPayment> lookUp(CreatePayment original) {
         if (original.isRefund()) {
             return listRefunds(onPaymentIntent(original));
         }

@@ -118,8 +118,11 @@ final class StripePspClient {
         return calls.count(operation, () -> answer(operation + " " + path, exchange(operation, path, request), reader));
     }
 
-    /** A reconcile's replay: the created object, or Stripe's reply when it was no 2xx (the reconcile reads it). */
-    record Replayed<T>(T value, Reply notCreated) {
+    /**
+     * A reconcile's replay: the created object, or Stripe's reply when it was no 2xx (the reconcile reads it),
+     * with {@code refused} set when {@link #answer} reads that reply as a confirmed refusal.
+     */
+    record Replayed<T>(T value, Reply notCreated, PspRejected refused) {
     }
 
     /**
@@ -136,13 +139,13 @@ final class StripePspClient {
                 Reply reply = exchange(PspCallMetrics.CREATE, path, request);
                 answered.set(reply);
                 return answer(PspCallMetrics.CREATE + " " + path, reply, reader);
-            }), null);
+            }), null, null);
         } catch (PspRejected | PaymentOutcomeUnknown notCreated) {
             Reply reply = answered.get();
             if (reply == null || reply.ok()) {
                 throw notCreated;
             }
-            return new Replayed<>(null, reply);
+            return new Replayed<>(null, reply, notCreated instanceof PspRejected refused ? refused : null);
         }
     }
 

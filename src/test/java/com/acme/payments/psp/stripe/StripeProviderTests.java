@@ -346,13 +346,13 @@ class StripeProviderTests {
     }
 
     @Test
-    @DisplayName("findByReference only lists, never creates")
-    void findByReferenceNeverPosts() {
+    @DisplayName("lookUp only lists, never creates")
+    void lookUpNeverPosts() {
         CreatePayment original = claimed(provider, "chk_1", "19.99", "EUR");
         stripe.stubFor(get(urlPathEqualTo(SESSIONS)).willReturn(okJson(list(false,
                 session("cs_1", "chk_1", "expired", "unpaid")))));
 
-        List<PspPayment> found = provider.findByReference(original);
+        List<PspPayment> found = provider.lookUp(original);
 
         assertThat(found).extracting(PspPayment::paymentState).containsExactly(PaymentState.CANCELLED);
         assertThat(posts(SESSIONS)).isEmpty();

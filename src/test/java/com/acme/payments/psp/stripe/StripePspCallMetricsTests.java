@@ -177,7 +177,7 @@ class StripePspCallMetricsTests {
         stripe.stubFor(get(urlPathEqualTo(SESSIONS)).willReturn(okJson(list(false,
                 session("cs_1", "chk_1", "open", "unpaid").replace("\"eur\"", "\"zzz\"")))));
 
-        assertThatThrownBy(() -> provider.findByReference(original)).isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> provider.lookUp(original)).isInstanceOf(RuntimeException.class);
 
         assertThat(counted()).containsExactly(Map.entry("find/unbookable", 1.0));
     }
