@@ -416,6 +416,55 @@ class StripeProviderTests {
         assertThat(posts("/v1/refunds")).as("no replay past the key window").hasSize(2);
     }
 
+    static Stream<Arguments> replayAnswers() {
+        return Stream.of(
+                Arguments.of("400 invalid_request_error", stripeError(400, error("invalid_request_error",
+                        "amount_too_large", null)), "amount_too_large"),
+                Arguments.of("402 card_error", stripeError(402, error("card_error", "card_declined", "do_not_honor")),
+                        "do_not_honor"),
+                Arguments.of("400 idempotency_error", stripeError(400, error("idempotency_error", null, null)), null),
+                Arguments.of("409 key in use", stripeError(409, error("invalid_request_error",
+                        "idempotency_key_in_use", null)), null),
+                Arguments.of("429 rate limited", stripeError(429, error("invalid_request_error", "rate_limit", null)),
+                        null),
+                Arguments.of("503 before executing", stripeError(503, error("api_error", null, null)), null),
+                Arguments.of("400 without Stripe's error object", aResponse().withStatus(400)
+                        .withHeader("Content-Type", "text/html").withBody("<html>bad</html>"), null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("replayAnswers")
+    @DisplayName("a replay answered with a confirmed refusal is a refusal; a key's trouble, a 429 or a 5xx never is")
+    void replayRefusalIsARefusal(String name, ResponseDefinitionBuilder answer, String refusedWith) {
+        CreatePayment session = claimed(provider, "chk_1", "19.99", "EUR");
+        CreatePayment refund = CreatePayment.refund("ord-1", new BigDecimal("5.00"), "EUR", "rfd_1", "pi_1", "k-1");
+        stripe.stubFor(post(SESSIONS).willReturn(answer));
+        stripe.stubFor(post("/v1/refunds").willReturn(answer));
+        stripe.stubFor(get(urlPathEqualTo(SESSIONS)).willReturn(okJson(list(false))));
+        stripe.stubFor(get(urlPathEqualTo("/v1/refunds")).willReturn(okJson(list(false))));
+
+        for (Lookup lookup : List.of(provider.reconcile(session), provider.reconcile(refund))) {
+            if (refusedWith == null) {
+                assertThat(lookup.refusal()).isNull();
+            } else {
+                assertThat(lookup.refusal()).isNotNull();
+                assertThat(lookup.refusal().errorCode()).isEqualTo(refusedWith);
+                assertThat(lookup.provenAbsent()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("lookUp only reads: a refund by its PaymentIntent's listing, matched by metadata[referenceId]; never a POST")
+    void refundLookUpNeverPosts() {
+        CreatePayment refund = CreatePayment.refund("ord-1", new BigDecimal("5.00"), "EUR", "rfd_1", "pi_1", "k-1");
+        stripe.stubFor(get(urlPathEqualTo("/v1/refunds")).withQueryParam("payment_intent", equalTo("pi_1"))
+                .willReturn(okJson(list(false, refund("re_0", "rfd_other", "succeeded")))));
+
+        assertThat(provider.lookUp(refund)).isEmpty();
+        assertThat(posts("/v1/refunds")).isEmpty();
+    }
+
     @Test
     @DisplayName("the pull path: get by prefix (cs_ with its PaymentIntent expanded, pi_, re_); 404 is empty, 5xx unknown")
     void getByPrefix() {

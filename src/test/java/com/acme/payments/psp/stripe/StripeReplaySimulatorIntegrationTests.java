@@ -126,6 +126,37 @@ class StripeReplaySimulatorIntegrationTests extends IntegrationTest {
     }
 
     @Test
+    @DisplayName("abandoned means never sent again: a lost session create, abandoned, watched — no POST /v1/checkout/sessions after the abandon")
+    void abandonedAttemptIsNeverSentAgain() {
+        Shop shop = new Shop(http());
+        String orderRef = shop.createOrder("12.50", "EUR").orderRef();
+        faults("""
+                {"operation":"stripe-session-create","fault":"error-before","referenceId":"%s"}""".formatted(orderRef));
+        Response unknown = shop.checkout(orderRef);
+        assertThat(unknown.status()).as(unknown.body()).isEqualTo(409);
+        String reference = (String) latestAttempt(orderRef).get("reference_id");
+        int postsBeforeAbandon = posts(reference);
+
+        Response abandoned = http().bearer(Shop.ADMIN_KEY).post("/api/admin/attempts/" + reference + "/abandon", "{}");
+        assertThat(abandoned.status()).as(abandoned.body()).isEqualTo(200);
+        assertThat(posts(reference)).as("the abandon's last question only reads").isEqualTo(postsBeforeAbandon);
+
+        sim("DELETE", "/sim/faults", null);
+        jdbc.sql("UPDATE psp_attempt SET abandoned_at = now() - interval '1 hour' WHERE reference_id = :r")
+                .param("r", reference).update();
+        polls.run("abandoned-watch");
+
+        assertThat(jdbc.sql("SELECT last_polled_at IS NOT NULL FROM psp_attempt WHERE reference_id = :r")
+                .param("r", reference).query(Boolean.class).single()).as("the watch asked about it").isTrue();
+        assertThat(posts(reference)).as("the watch only reads").isEqualTo(postsBeforeAbandon);
+        assertThat(sessionsOf(orderRef)).isZero();
+
+        Response again = shop.checkout(orderRef);
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        assertThat(sessionsOf(orderRef)).as("one session, the new attempt's").isEqualTo(1);
+    }
+
+    @Test
     @DisplayName("a refusal learnt on a replay is a refusal: the refund's replay answered 400 → FAILED at once, reservation released, a later refund accepted")
     void refundReplayRefusedFailsAtOnce() {
         String orderRef = paidOrder("20.00");
