@@ -87,8 +87,7 @@ class GatewayAbandonedSimulatorIntegrationTests extends IntegrationTest {
                 {"operation":"create","fault":"error-before","paymentType":"REFUND"}""");
         Response unknown = refund(orderRef, "lost-1", "8.00");
         assertThat(unknown.status()).as(unknown.body()).isEqualTo(409);
-        String reference = jdbc.sql("SELECT reference_id FROM psp_refund_attempt WHERE refund_key = 'lost-1'")
-                .query(String.class).single();
+        String reference = refundReference(orderRef, "lost-1");
 
         Response abandoned = http().bearer(Shop.ADMIN_KEY).post("/api/admin/refunds/" + reference + "/abandon", "{}");
         assertThat(abandoned.status()).as(abandoned.body()).isEqualTo(200);
@@ -146,6 +145,14 @@ class GatewayAbandonedSimulatorIntegrationTests extends IntegrationTest {
         Response back = http().bearer(Shop.SHOP_KEY).get("/api/orders/" + orderRef + "/return");
         assertThat(back.json().path("status").asString()).as(back.body()).isEqualTo("PAID");
         return orderRef;
+    }
+
+    /** Refund keys are the shop's, unique per order only. */
+    private String refundReference(String orderRef, String key) {
+        return jdbc.sql("""
+                SELECT r.reference_id FROM psp_refund_attempt r JOIN orders o ON o.id = r.order_id
+                 WHERE o.order_ref = :ref AND r.refund_key = :key""").param("ref", orderRef).param("key", key)
+                .query(String.class).single();
     }
 
     private Response refund(String orderRef, String key, String amount) {

@@ -95,8 +95,7 @@ class StripeReplaySimulatorIntegrationTests extends IntegrationTest {
                 {"operation":"stripe-refund-create","fault":"error-before","referenceId":"%s"}""".formatted(orderRef));
         Response unknown = refund(orderRef, "lost-1", "8.00");
         assertThat(unknown.status()).as(unknown.body()).isEqualTo(409);
-        String reference = jdbc.sql("SELECT reference_id FROM psp_refund_attempt WHERE refund_key = 'lost-1'")
-                .query(String.class).single();
+        String reference = refundReference(orderRef, "lost-1");
         assertThat(refundState(reference)).isEqualTo("UNKNOWN");
         int postsBeforeAbandon = posts(reference);
         assertThat(postsBeforeAbandon).as("the create and its same-key replays while it was ours").isPositive();
@@ -169,8 +168,7 @@ class StripeReplaySimulatorIntegrationTests extends IntegrationTest {
 
         Response refused = refund(orderRef, "refused-1", "8.00");
 
-        String reference = jdbc.sql("SELECT reference_id FROM psp_refund_attempt WHERE refund_key = 'refused-1'")
-                .query(String.class).single();
+        String reference = refundReference(orderRef, "refused-1");
         assertThat(refundState(reference)).as(refused.body()).isEqualTo("FAILED");
         assertThat(jdbc.sql("SELECT error_code FROM psp_refund_attempt WHERE reference_id = :r").param("r", reference)
                 .query(String.class).single()).isEqualTo("replay_refused");
@@ -226,6 +224,14 @@ class StripeReplaySimulatorIntegrationTests extends IntegrationTest {
 
     private String paymentIntent(String orderRef) {
         return jdbc.sql("SELECT psp_payment_id FROM orders WHERE order_ref = :ref").param("ref", orderRef)
+                .query(String.class).single();
+    }
+
+    /** Refund keys are the shop's, unique per order only. */
+    private String refundReference(String orderRef, String key) {
+        return jdbc.sql("""
+                SELECT r.reference_id FROM psp_refund_attempt r JOIN orders o ON o.id = r.order_id
+                 WHERE o.order_ref = :ref AND r.refund_key = :key""").param("ref", orderRef).param("key", key)
                 .query(String.class).single();
     }
 
