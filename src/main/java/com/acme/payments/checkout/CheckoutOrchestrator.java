@@ -151,6 +151,10 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
 
     private Attempt answerForSettled(Attempt attempt) {
         if (attempt.state() == AttemptState.FAILED) {
+            if (AttemptStore.FailureReason.REJECTED.column().equals(attempt.failureReason())) {
+                // refused outright, here by a replay of the create: answered as the first call's refusal
+                throw new PspRejectedProblem(attempt.referenceId(), attempt.errorCode());
+            }
             throw new CheckoutDeclined(attempt.referenceId(), attempt.errorCode());
         }
         return attempt;

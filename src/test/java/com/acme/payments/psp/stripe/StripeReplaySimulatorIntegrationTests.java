@@ -198,7 +198,9 @@ class StripeReplaySimulatorIntegrationTests extends IntegrationTest {
         assertThat(first.get("state")).as(refused.body()).isEqualTo("FAILED");
         assertThat(first.get("failure_reason")).isEqualTo("rejected");
         assertThat(first.get("error_code")).isEqualTo("replay_refused");
-        assertThat(refused.status()).as("never payment-outcome-unknown: the attempt is settled").isNotEqualTo(409);
+        assertThat(refused.status()).as("answered as the first call's refusal would have been").isEqualTo(502);
+        assertThat(refused.problemSlug()).isEqualTo("psp-rejected");
+        assertThat(refused.json().path("errorCode").asString()).isEqualTo("replay_refused");
         assertThat(posts((String) first.get("reference_id"))).isEqualTo(2);
 
         Response again = shop.checkout(orderRef);
