@@ -22,7 +22,8 @@ import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Inspection and fault control for tests, benchmarks and the chaos harness ({@code /sim/**},
+ * Inspection and fault control for tests, benchmarks and the chaos harness, and what the provider's own
+ * staff do (a back-office refund) ({@code /sim/**},
  * Bearer {@code pspsim.admin-token}).
  */
 @RestController
@@ -34,16 +35,18 @@ class AdminController {
     private final WebhookSender webhooks;
     private final SinkLog sink;
     private final StripeAdminController stripe;
+    private final Gateway gateway;
     private final JsonMapper json;
     private final ObjectReader ruleReader;
 
     AdminController(PaymentBook payments, FaultBook faults, WebhookSender webhooks, SinkLog sink,
-            StripeAdminController stripe, SimJson json) {
+            StripeAdminController stripe, Gateway gateway, SimJson json) {
         this.payments = payments;
         this.faults = faults;
         this.webhooks = webhooks;
         this.sink = sink;
         this.stripe = stripe;
+        this.gateway = gateway;
         this.json = json.mapper();
         // a misspelt field ("delay" for "delayMs") must not silently make a different fault
         this.ruleReader = this.json.readerFor(FaultRule.class).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -99,6 +102,18 @@ class AdminController {
         payments.replace(moved);
         webhooks.announce(moved, false);
         return moved.view();
+    }
+
+    /**
+     * A refund made in the provider's back office: a REFUND payment of this one under a reference that is not
+     * the merchant's, announced by webhook (move it later with {@code …/state}, e.g. to DECLINED). Body
+     * {@code {"amount"?, "referenceId"?}}: by default what is left, under a fresh {@code back-office-…}.
+     */
+    @PostMapping("/payments/{id}/back_office_refund")
+    Map<String, Object> backOfficeRefund(@PathVariable String id, @RequestBody(required = false) byte[] body) {
+        JsonNode request = body == null || body.length == 0 ? json.createObjectNode() : readObject(body);
+        String reference = request.hasNonNull("referenceId") ? request.path("referenceId").asString() : null;
+        return gateway.backOfficeRefund(id, CreateRequest.amount(request.get("amount")), reference).view();
     }
 
     /**

@@ -60,6 +60,19 @@ class Gateway {
         return created;
     }
 
+    /**
+     * A refund made in the provider's back office, not by the merchant: a REFUND of {@code parentId} under a
+     * reference the merchant never sent, announced to the parent's webhook URL like any payment. The
+     * remainder rule holds; {@code amount} null refunds what is left.
+     */
+    Payment backOfficeRefund(String parentId, BigDecimal amount, String referenceId) {
+        Payment parent = payments.get(parentId).orElseThrow(() -> GatewayError.notFound(parentId));
+        BigDecimal value = amount != null ? amount : parent.amount().subtract(refunded(parent));
+        String reference = referenceId != null ? referenceId : "back-office-" + HexFormat.of().formatHex(randomBytes());
+        return create(new CreateRequest(Payment.REFUND, value, parent.currency(), reference, null, parent.webhookUrl(),
+                parentId, null, null), CallPlan.NONE, null);
+    }
+
     /** A click on the hosted page: CHECKOUT moves to {@code target}, announced by webhook. */
     Payment settleFromHostedPage(String id, String target) {
         Payment current = payments.get(id).orElseThrow(() -> GatewayError.notFound(id));
@@ -147,13 +160,16 @@ class Gateway {
             throw new GatewayError(HttpStatus.UNPROCESSABLE_CONTENT, "CURRENCY_MISMATCH",
                     "the refund's currency differs from the payment's");
         }
-        BigDecimal refunded = payments.children(parent.id()).stream()
-                .filter(c -> Payment.REFUND.equals(c.paymentType()) && !Payment.DECLINED.equals(c.state()))
-                .map(Payment::amount).reduce(BigDecimal.ZERO, BigDecimal::add);
-        if (refunded.add(r.amount()).compareTo(parent.amount()) > 0) {
+        if (refunded(parent).add(r.amount()).compareTo(parent.amount()) > 0) {
             throw new GatewayError(HttpStatus.UNPROCESSABLE_CONTENT, "REFUND_EXCEEDS_PAYMENT",
                     "the refunds would exceed the payment's amount");
         }
+    }
+
+    private BigDecimal refunded(Payment parent) {
+        return payments.children(parent.id()).stream()
+                .filter(c -> Payment.REFUND.equals(c.paymentType()) && !Payment.DECLINED.equals(c.state()))
+                .map(Payment::amount).reduce(BigDecimal.ZERO, BigDecimal::add);
     }
 
     private String hostedBase(String baseUrl) {

@@ -158,6 +158,40 @@ class PspSimulatorApiIntegrationTests {
     }
 
     @Test
+    @DisplayName("a back-office refund is a REFUND of our payment under a foreign reference, announced to its webhook URL, and can be declined later")
+    void backOfficeRefundIsAnnouncedAndCanBeDeclinedLater() {
+        String parent = sim.create(deposit(ref(), "30.00", receiver.url())).path("id").asString();
+        sim.click(parent, "pay");
+        HttpResponse<String> made = sim.admin("POST", "/sim/payments/" + parent + "/back_office_refund",
+                "{\"amount\":\"10.00\"}");
+        assertThat(made.statusCode()).as(made.body()).isEqualTo(200);
+        JsonNode refund = RunningSimulator.json(made.body());
+        String refundId = refund.path("id").asString();
+        assertThat(refund.path("paymentType").asString()).isEqualTo("REFUND");
+        assertThat(refund.path("state").asString()).isEqualTo("COMPLETED");
+        assertThat(refund.path("parentPaymentId").asString()).isEqualTo(parent);
+        assertThat(refund.path("referenceId").asString()).startsWith("back-office-");
+        assertThat(refund.path("amount").decimalValue()).isEqualByComparingTo("10.00");
+        await().atMost(Duration.ofSeconds(30)).until(() -> receiver.about(refundId).size() == 1);
+        assertThat(receiver.about(refundId).get(0).state()).isEqualTo("COMPLETED");
+
+        assertThat(sim.admin("POST", "/sim/payments/" + refundId + "/state", "{\"state\":\"DECLINED\"}").statusCode())
+                .isEqualTo(200);
+        await().atMost(Duration.ofSeconds(30)).until(() -> receiver.about(refundId).size() == 2);
+        assertThat(receiver.about(refundId).get(1).state()).isEqualTo("DECLINED");
+
+        JsonNode rest = RunningSimulator.json(sim.admin("POST", "/sim/payments/" + parent + "/back_office_refund",
+                "{\"referenceId\":\"bo-rest\"}").body());
+        assertThat(rest.path("referenceId").asString()).isEqualTo("bo-rest");
+        assertThat(rest.path("amount").decimalValue()).as("by default what is left: the declined one gave its amount back")
+                .isEqualByComparingTo("30.00");
+        HttpResponse<String> tooMuch = sim.admin("POST", "/sim/payments/" + parent + "/back_office_refund",
+                "{\"amount\":\"0.01\"}");
+        assertThat(tooMuch.statusCode()).isEqualTo(422);
+        assertThat(sim.admin("POST", "/sim/payments/pay_none/back_office_refund", "{}").statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void invalidRequestsAreRefusedWith4xxAndCreateNothing() {
         String ref = ref();
         HttpResponse<String> unknownParent = sim.api("POST", "/api/v1/payments", """

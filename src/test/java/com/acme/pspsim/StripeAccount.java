@@ -322,10 +322,22 @@ class StripeAccount implements DisposableBean {
         if (!Set.of("succeeded", "failed", "canceled").contains(status)) {
             throw StripeError.invalid("status", "status must be succeeded, failed or canceled");
         }
+        return moveRefund(refundId, status, failureReason, Set.of("pending", "requires_action"));
+    }
+
+    /**
+     * A refund fails after all, pending or already {@code succeeded} (Stripe's refunds can: the card was
+     * closed): {@code refund.updated} and {@code refund.failed}, its amount refundable again.
+     */
+    StripeRefund failRefund(String refundId, String failureReason) {
+        return moveRefund(refundId, "failed", failureReason, Set.of("pending", "requires_action", "succeeded"));
+    }
+
+    private StripeRefund moveRefund(String refundId, String status, String failureReason, Set<String> from) {
         List<Out> outs = new ArrayList<>();
         StripeRefund done = book.locked(b -> {
             StripeRefund r = b.refund(refundId).orElseThrow(() -> StripeError.noSuch("refund", "refund", refundId));
-            if (!"pending".equals(r.status) && !"requires_action".equals(r.status)) {
+            if (!from.contains(r.status)) {
                 throw StripeError.invalid(null, "This refund has already settled (status " + r.status + ").");
             }
             r.status = status;

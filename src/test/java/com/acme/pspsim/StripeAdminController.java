@@ -19,7 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The Stripe surface's inspection and test hooks ({@code /sim/stripe/**}, Bearer
  * {@code pspsim.admin-token}): what a browser on the hosted page would do, without one (complete,
- * decline, async outcome, expire), a pending refund's late truth, and the recorded objects and events.
+ * decline, async outcome, expire), a pending refund's late truth, a refund made in the Dashboard and a
+ * refund's late failure, and the recorded objects and events.
  */
 @RestController
 @RequestMapping("/sim/stripe")
@@ -104,6 +105,30 @@ class StripeAdminController {
         JsonNode request = read(body);
         String reason = request.hasNonNull("failure_reason") ? request.path("failure_reason").asString() : null;
         StripeRefund r = account.settleRefund(id, request.path("status").asString(""), reason);
+        return book.locked(b -> r.view());
+    }
+
+    /**
+     * A refund made in Stripe's Dashboard, not by the service: no {@code metadata} of its, no idempotency key;
+     * pending, settled like any refund. Body {@code {"amount"?}} in minor units (default: what is left).
+     */
+    @PostMapping("/payment_intents/{id}/dashboard_refund")
+    Map<String, Object> dashboardRefund(@PathVariable String id, @RequestBody(required = false) byte[] body) {
+        JsonNode request = read(body);
+        Long amount = request.hasNonNull("amount") ? request.path("amount").asLong() : null;
+        StripeRefund r = account.refund(id, amount, Map.of(), "requested_by_customer", null);
+        return book.locked(b -> r.view());
+    }
+
+    /**
+     * A refund fails late, pending or succeeded: {@code refund.updated} and {@code refund.failed}. Body
+     * {@code {"failure_reason"?}} (default {@code pspsim.stripe.refund-failure-reason}).
+     */
+    @PostMapping("/refunds/{id}/fail")
+    Map<String, Object> fail(@PathVariable String id, @RequestBody(required = false) byte[] body) {
+        JsonNode request = read(body);
+        String reason = request.hasNonNull("failure_reason") ? request.path("failure_reason").asString() : null;
+        StripeRefund r = account.failRefund(id, reason);
         return book.locked(b -> r.view());
     }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import tools.jackson.databind.JsonNode;
@@ -391,6 +392,41 @@ class StripeSurfaceApiIntegrationTests {
         assertThat(failed.path("failure_reason").asString()).isEqualTo("declined");
         assertThat(stripe.post("/v1/refunds", "payment_intent=" + pi + "&amount=3000", "rf-y").statusCode())
                 .as("a failed refund gives its amount back").isEqualTo(200);
+    }
+
+    @Test
+    @DisplayName("a Dashboard refund carries no metadata of the service's, sends refund.created and refund.updated, and can fail later with refund.updated and refund.failed")
+    void aDashboardRefundHasNoMetadataAndCanFailLater() {
+        String id = create(ref(), 3000, false).path("id").asString();
+        String pi = pay(id, "pay").path("payment_intent").asString();
+        HttpResponse<String> made = sim.admin("POST", "/sim/stripe/payment_intents/" + pi + "/dashboard_refund",
+                "{\"amount\":1200}");
+        assertThat(made.statusCode()).as(made.body()).isEqualTo(200);
+        JsonNode refund = RunningSimulator.json(made.body());
+        String re = refund.path("id").asString();
+        assertThat(re).startsWith("re_");
+        assertThat(refund.path("payment_intent").asString()).isEqualTo(pi);
+        assertThat(refund.path("amount").asLong()).isEqualTo(1200);
+        assertThat(refund.path("metadata").isEmpty()).as("no metadata[referenceId]: not the service's").isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.typesAbout(re).contains("refund.updated"));
+        assertThat(receiver.typesAbout(re)).containsExactly("refund.created", "refund.updated");
+        assertThat(stripe.refund(re).path("status").asString()).isEqualTo("succeeded");
+
+        HttpResponse<String> failed = sim.admin("POST", "/sim/stripe/refunds/" + re + "/fail",
+                "{\"failure_reason\":\"expired_or_canceled_card\"}");
+        assertThat(failed.statusCode()).as(failed.body()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.typesAbout(re).size() == 4);
+        assertThat(receiver.typesAbout(re)).containsExactly("refund.created", "refund.updated", "refund.updated",
+                "refund.failed");
+        assertThat(receiver.about(re).get(3).object().path("failure_reason").asString())
+                .isEqualTo("expired_or_canceled_card");
+        assertThat(stripe.refund(re).path("status").asString()).isEqualTo("failed");
+        assertThat(sim.admin("POST", "/sim/stripe/refunds/" + re + "/fail", "{}").statusCode())
+                .as("a failed refund fails once").isEqualTo(400);
+        JsonNode rest = RunningSimulator.json(sim.admin("POST", "/sim/stripe/payment_intents/" + pi + "/dashboard_refund",
+                null).body());
+        assertThat(rest.path("amount").asLong()).as("by default what is left: the failed one gave its amount back")
+                .isEqualTo(3000);
     }
 
     @Test
