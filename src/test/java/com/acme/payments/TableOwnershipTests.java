@@ -56,6 +56,7 @@ class TableOwnershipTests {
             "AttemptStore.CLAIM_ABANDONED -> orders",
             // a refund's reconcile rebuilds its create: the order's reference and the payment it was sent against
             "RefundStore.PARENT -> orders", "RefundStore.PARENT -> duplicate_charge",
+            "RefundStore.CHARGE_OF_PAYMENT -> duplicate_charge",
             // the same, returned by the refund sweep's claim for every claimed row (one read per batch)
             "RefundStore.CLAIM_UNKNOWN -> orders", "RefundStore.CLAIM_UNKNOWN -> duplicate_charge",
             // and by the refund straggler poll's claim (issue 25: was one read per abandoned refund asked about)

@@ -103,6 +103,15 @@ public class OrderStore {
             UPDATE orders SET refunded_amount = refunded_amount - :amount, updated_at = now()
              WHERE id = :id AND refunded_amount >= :amount
             """;
+    /**
+     * A refund made at the PSP by someone else: the money has left, so it is booked whatever the remainder
+     * (the caller reports an excess); returns the order as it now stands.
+     */
+    private static final String BOOK_REFUND_MADE_ELSEWHERE = """
+            UPDATE orders SET refunded_amount = refunded_amount + :amount, updated_at = now()
+             WHERE id = :id
+            RETURNING *
+            """;
     private static final String REOPEN_FAILED = """
             UPDATE orders SET status = 'AWAITING_PAYMENT', updated_at = now()
              WHERE id = :id AND status = 'PAYMENT_FAILED'
@@ -250,6 +259,12 @@ public class OrderStore {
     @Transactional(propagation = Propagation.MANDATORY)
     public boolean releaseRefund(long orderId, BigDecimal amount) {
         return single(jdbc.sql(RELEASE_REFUND).param("id", orderId).param("amount", amount).update());
+    }
+
+    /** Books a refund made at the PSP by someone else, past the remainder if so; the order as it now stands. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Order bookRefundMadeElsewhere(long orderId, BigDecimal amount) {
+        return jdbc.sql(BOOK_REFUND_MADE_ELSEWHERE).param("id", orderId).param("amount", amount).query(ROW).single();
     }
 
     private static boolean single(int rows) {

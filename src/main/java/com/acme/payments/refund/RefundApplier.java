@@ -46,15 +46,17 @@ class RefundApplier implements PaymentUpdateHandler {
     private final OrderStore orders;
     private final OutboxStore outbox;
     private final DiscrepancyRecorder discrepancies;
+    private final ExternalRefundApplier external;
 
     RefundApplier(RefundStore refunds, RefundReservationApplier reservations, RefundMetrics metrics,
-            OrderStore orders, OutboxStore outbox, DiscrepancyRecorder discrepancies) {
+            OrderStore orders, OutboxStore outbox, DiscrepancyRecorder discrepancies, ExternalRefundApplier external) {
         this.refunds = refunds;
         this.reservations = reservations;
         this.metrics = metrics;
         this.orders = orders;
         this.outbox = outbox;
         this.discrepancies = discrepancies;
+        this.external = external;
     }
 
     /** What one PSP report did to a refund. */
@@ -72,17 +74,34 @@ class RefundApplier implements PaymentUpdateHandler {
         return payment.isRefund();
     }
 
-    /** A reported refund, inside the inbox's transaction (joins, never opens). */
+    /**
+     * A reported refund, inside the inbox's transaction (joins, never opens). One that no refund of ours
+     * matches but refunds a payment of ours was made elsewhere: booked once ({@link ExternalRefundApplier}),
+     * then reported to like ours.
+     */
     @Override
     @Transactional(propagation = Propagation.MANDATORY)
     public Applied apply(PspPayment payment) {
-        return refunds.findForPayment(payment.id(), payment.referenceId())
-                .map(refund -> switch (report(refund, payment)) {
-                    case CHANGED -> Applied.APPLIED;
-                    case UNCHANGED -> Applied.ALREADY_PAST;
-                    case CONTRADICTED -> Applied.CONTRADICTED;
-                })
-                .orElse(Applied.UNMATCHED);
+        Optional<Refund> known = refunds.findForPayment(payment.id(), payment.referenceId());
+        if (known.isEmpty()) {
+            ExternalRefundApplier.Booking booking = external.book(payment);
+            switch (booking.kind()) {
+                case BOOKED:
+                    return Applied.APPLIED;
+                case TWICE:
+                    return Applied.NO_CHANGE; // recorded as a discrepancy: nothing of ours moves
+                case NOT_OURS:
+                    return Applied.UNMATCHED;
+                case KNOWN:
+                    known = Optional.of(booking.refund());
+                    break;
+            }
+        }
+        return switch (report(known.get(), payment)) {
+            case CHANGED -> Applied.APPLIED;
+            case UNCHANGED -> Applied.ALREADY_PAST;
+            case CONTRADICTED -> Applied.CONTRADICTED;
+        };
     }
 
     @Override

@@ -130,8 +130,12 @@ class RefundController {
     record RefundLookup(String orderRef, @JsonUnwrapped RefundResponse refund) {
     }
 
-    /** A refund as the contract shows it; {@code abandonedBy} only once an operator closed it. */
-    @Schema(name = "Refund", requiredProperties = { "refundKey", "referenceId", "state", "amount", "currency" })
+    /**
+     * A refund as the contract shows it; {@code abandonedBy} only once an operator closed it; {@code origin}
+     * tells ours from one made at the PSP by someone else.
+     */
+    @Schema(name = "Refund", requiredProperties = { "refundKey", "referenceId", "state", "amount", "currency",
+            "origin" })
     record RefundResponse(@Schema(description = "The Idempotency-Key") String refundKey, String referenceId,
             RefundState state, String amount,
             String currency, String pspPaymentId,
@@ -139,12 +143,17 @@ class RefundController {
             @Schema(description = "The PSP's state of the REFUND payment") String pspState,
             @Schema(description = "The admin key's name that asked") String requestedBy,
             @JsonInclude(JsonInclude.Include.NON_NULL) String abandonedBy,
-            @Schema(format = "date-time", description = "Extension") String createdAt) {
+            @Schema(format = "date-time", description = "Extension") String createdAt,
+            @Schema(allowableValues = { "api", "external" }, description = "api: made through this API; external: "
+                    + "made at the PSP by someone else (Stripe's Dashboard, the Gateway's back office), booked from "
+                    + "its report, with the PSP's refund id as referenceId and pspPaymentId and no refundKey or "
+                    + "requestedBy") String origin) {
 
         static RefundResponse of(Refund refund) {
             return new RefundResponse(refund.refundKey(), refund.referenceId(), refund.state(),
                     refund.amount().toPlainString(), refund.currency(), refund.pspPaymentId(), refund.errorCode(),
-                    refund.pspState(), refund.requestedBy(), refund.abandonedBy(), refund.createdAt().toString());
+                    refund.pspState(), refund.requestedBy(), refund.abandonedBy(), refund.createdAt().toString(),
+                    refund.origin());
         }
     }
 }

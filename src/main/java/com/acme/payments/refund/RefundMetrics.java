@@ -20,7 +20,7 @@ import io.micrometer.core.instrument.Tags;
 
 /**
  * {@code payments.refunds} (counter by outcome: done, failed, rejected, unknown, abandoned, reversed,
- * revived), {@code payments.duplicate.refunds} (the same outcomes for second charges' refunds) and
+ * revived, external: a refund made at the PSP by someone else, booked), {@code payments.duplicate.refunds} (the same outcomes for second charges' refunds) and
  * {@code payments.refunds.reserved} (gauge by currency: amount reserved by refunds not yet settled),
  * re-read from the database every {@code payments.refunds.gauge-refresh} (15 s) so every instance reports
  * the same figure.
@@ -48,7 +48,7 @@ class RefundMetrics implements SchedulingConfigurer {
         this.refunds = refunds;
         this.refresh = properties.gaugeRefresh();
         // at zero from the start, so dashboards and rate() see every outcome before its first event
-        List.of("done", "failed", "rejected", "unknown", "abandoned", "reversed", "revived").forEach(outcome -> {
+        List.of("done", "failed", "rejected", "unknown", "abandoned", "reversed", "revived", "external").forEach(outcome -> {
             counter(ORDER_REFUNDS, outcome);
             counter(CHARGE_REFUNDS, outcome);
         });

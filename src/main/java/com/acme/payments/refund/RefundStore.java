@@ -54,6 +54,24 @@ class RefundStore extends SweptStore<Refund> {
             VALUES (:orderId, :chargeId, :referenceId, :amount, :currency, 'IN_FLIGHT', :actor, :reason)
             RETURNING *
             """;
+    /**
+     * A refund made at the PSP by someone else, booked once under the PSP's id (its reference and its payment
+     * id), already settled: DONE, or FAILED when first seen failed. No target on the conflict: a second report
+     * of it (the reference) and, for a second charge, another live refund of that charge (its unique index)
+     * both insert nothing.
+     */
+    private static final String INSERT_EXTERNAL = """
+            INSERT INTO psp_refund_attempt (order_id, duplicate_charge_id, reference_id, psp_payment_id, amount,
+                                            currency, state, psp_state, error_code, error_message, origin)
+            VALUES (:orderId, :chargeId, :paymentId, :paymentId, :amount, :currency, :state, :pspState, :errorCode,
+                    :errorMessage, 'external')
+            ON CONFLICT DO NOTHING
+            RETURNING *
+            """;
+    /** The second charge (id, order) a PSP payment id names, for a refund of it made elsewhere. */
+    private static final String CHARGE_OF_PAYMENT = """
+            SELECT id, order_id FROM duplicate_charge WHERE psp_payment_id = :paymentId
+            """;
     private static final String SETTLE = """
             UPDATE psp_refund_attempt
                SET state = :state, psp_payment_id = coalesce(psp_payment_id, :paymentId), psp_state = :pspState,
@@ -239,6 +257,32 @@ class RefundStore extends SweptStore<Refund> {
     }
 
     /**
+     * Books a refund made elsewhere ({@link #INSERT_EXTERNAL}) in the caller's transaction, which adds a DONE
+     * one to what is refunded; empty when it is booked already or its second charge has a live refund.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Optional<Refund> insertExternal(long orderId, Long chargeId, RefundState state, String paymentId,
+            BigDecimal amount, String currency, String pspState, String errorCode, String errorMessage) {
+        if (state.isOpen()) {
+            throw new IllegalArgumentException("a refund made elsewhere is booked settled, not " + state);
+        }
+        return jdbc.sql(INSERT_EXTERNAL).param("orderId", orderId).param("chargeId", chargeId)
+                .param("paymentId", paymentId).param("amount", amount).param("currency", currency)
+                .param("state", state.name()).param("pspState", pspState).param("errorCode", errorCode)
+                .param("errorMessage", truncate(errorMessage)).query(ROW).optional();
+    }
+
+    /** The second charge this PSP payment id is, if any: its id and its order's. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    Optional<ChargeOf> chargeOfPayment(String paymentId) {
+        return jdbc.sql(CHARGE_OF_PAYMENT).param("paymentId", paymentId)
+                .query((rs, n) -> new ChargeOf(rs.getLong("id"), rs.getLong("order_id"))).optional();
+    }
+
+    record ChargeOf(long id, long orderId) {
+    }
+
+    /**
      * Moves an open refund to DONE or FAILED, in the caller's transaction ({@link RefundApplier} releases a
      * FAILED one's reservation in it). Empty when someone else settled it first (nothing is released twice).
      */
@@ -382,7 +426,7 @@ class RefundStore extends SweptStore<Refund> {
         Refund r = map(rs, row);
         return new Refund(r.id(), r.orderId(), r.refundKey(), r.referenceId(), r.amount(), r.currency(), r.state(),
                 r.pspPaymentId(), r.errorCode(), r.errorMessage(), r.createdAt(), r.leaseVersion(), r.pspState(),
-                r.requestedBy(), r.reason(), r.abandonedBy(), r.duplicateChargeId(),
+                r.requestedBy(), r.reason(), r.abandonedBy(), r.duplicateChargeId(), r.origin(),
                 new Parent(rs.getString("parent_order_ref"), rs.getString("parent_payment_id")));
     }
 
@@ -392,6 +436,7 @@ class RefundStore extends SweptStore<Refund> {
                 RefundState.valueOf(rs.getString("state")), rs.getString("psp_payment_id"),
                 rs.getString("error_code"), rs.getString("error_message"), rs.getTimestamp("created_at").toInstant(),
                 rs.getLong("lease_version"), rs.getString("psp_state"), rs.getString("requested_by"),
-                rs.getString("reason"), rs.getString("abandoned_by"), rs.getObject("duplicate_charge_id", Long.class));
+                rs.getString("reason"), rs.getString("abandoned_by"), rs.getObject("duplicate_charge_id", Long.class),
+                rs.getString("origin"));
     }
 }
