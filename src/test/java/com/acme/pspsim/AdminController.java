@@ -107,13 +107,15 @@ class AdminController {
     /**
      * A refund made in the provider's back office: a REFUND payment of this one under a reference that is not
      * the merchant's, announced by webhook (move it later with {@code …/state}, e.g. to DECLINED). Body
-     * {@code {"amount"?, "referenceId"?}}: by default what is left, under a fresh {@code back-office-…}.
+     * {@code {"amount"?, "referenceId"?, "state"?}}: by default what is left, under a fresh
+     * {@code back-office-…}, COMPLETED.
      */
     @PostMapping("/payments/{id}/back_office_refund")
     Map<String, Object> backOfficeRefund(@PathVariable String id, @RequestBody(required = false) byte[] body) {
         JsonNode request = body == null || body.length == 0 ? json.createObjectNode() : readObject(body);
         String reference = request.hasNonNull("referenceId") ? request.path("referenceId").asString() : null;
-        return gateway.backOfficeRefund(id, CreateRequest.amount(request.get("amount")), reference).view();
+        String state = request.hasNonNull("state") ? request.path("state").asString() : null;
+        return gateway.backOfficeRefund(id, CreateRequest.amount(request.get("amount")), reference, state).view();
     }
 
     /**

@@ -63,14 +63,17 @@ class Gateway {
     /**
      * A refund made in the provider's back office, not by the merchant: a REFUND of {@code parentId} under a
      * reference the merchant never sent, announced to the parent's webhook URL like any payment. The
-     * remainder rule holds; {@code amount} null refunds what is left.
+     * remainder rule holds; {@code amount} null refunds what is left; {@code state} (e.g. PENDING, to fail it
+     * later) replaces the COMPLETED it is made in.
      */
-    Payment backOfficeRefund(String parentId, BigDecimal amount, String referenceId) {
+    Payment backOfficeRefund(String parentId, BigDecimal amount, String referenceId, String state) {
         Payment parent = payments.get(parentId).orElseThrow(() -> GatewayError.notFound(parentId));
         BigDecimal value = amount != null ? amount : parent.amount().subtract(refunded(parent));
         String reference = referenceId != null ? referenceId : "back-office-" + HexFormat.of().formatHex(randomBytes());
         return create(new CreateRequest(Payment.REFUND, value, parent.currency(), reference, null, parent.webhookUrl(),
-                parentId, null, null), CallPlan.NONE, null);
+                parentId, null, null), state == null ? CallPlan.NONE
+                        : new CallPlan(new FaultRule("create", "settle", null, null, null, null, null, null, state, null,
+                                null, null)), null);
     }
 
     /** A click on the hosted page: CHECKOUT moves to {@code target}, announced by webhook. */

@@ -189,6 +189,13 @@ class PspSimulatorApiIntegrationTests {
                 "{\"amount\":\"0.01\"}");
         assertThat(tooMuch.statusCode()).isEqualTo(422);
         assertThat(sim.admin("POST", "/sim/payments/pay_none/back_office_refund", "{}").statusCode()).isEqualTo(404);
+
+        String other = sim.create(deposit(ref(), "20.00", receiver.url())).path("id").asString();
+        sim.click(other, "pay");
+        JsonNode pending = RunningSimulator.json(sim.admin("POST", "/sim/payments/" + other + "/back_office_refund",
+                "{\"amount\":\"5.00\",\"state\":\"PENDING\"}").body());
+        assertThat(pending.path("state").asString()).as("made pending, to be declined later").isEqualTo("PENDING");
+        await().atMost(Duration.ofSeconds(30)).until(() -> receiver.about(pending.path("id").asString()).size() == 1);
     }
 
     @Test
