@@ -1,6 +1,10 @@
 package com.acme.payments.refund;
 
 import static com.acme.payments.support.PspFixtures.createCall;
+import static com.acme.payments.support.PspFixtures.created;
+import static com.acme.payments.support.PspFixtures.findCall;
+import static com.acme.payments.support.PspFixtures.nothingFound;
+import static com.acme.payments.support.PspFixtures.status;
 import static com.acme.payments.support.PspFixtures.envelope;
 import static com.acme.payments.support.PspFixtures.payment;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
@@ -195,5 +199,54 @@ class ExternalRefundIntegrationTests extends IntegrationTest {
         assertThat(over.path("orderRef").asString()).isEqualTo(orderRef);
         assertThat(new BigDecimal(over.path("amount").asString())).isEqualByComparingTo("10.00");
         assertThat(outbox(bo + ":over_refund")).isEqualTo(1);
+    }
+
+    /** An order paid once, plus its abandoned attempt's hidden payment that completed: a second charge. */
+    String secondCharge(String amount) {
+        Shop shop = shop();
+        var order = shop.createOrder(amount, "EUR");
+        psp.stubFor(createCall().willReturn(status(503, "{}")));
+        psp.stubFor(findCall().willReturn(nothingFound()));
+        String hiddenRef = shop.checkout(order.orderRef()).json().path("referenceId").asString();
+        assertThat(http().bearer(Shop.ADMIN_KEY).post("/api/admin/attempts/" + hiddenRef + "/abandon", "{}").status())
+                .isEqualTo(200);
+        psp.resetAll();
+        psp.stubFor(createCall().willReturn(created("pay-p-" + order.orderRef(), "COMPLETED", amount, "EUR")));
+        assertThat(shop.checkout(order.orderRef()).status()).isEqualTo(200);
+        String hidden = "pay-h-" + order.orderRef();
+        assertThat(shop.webhook(payment(hidden, hiddenRef, "DEPOSIT", "COMPLETED", amount, "EUR")).json().path("status")
+                .asString()).isEqualTo("duplicate_charge");
+        psp.resetAll();
+        return hidden;
+    }
+
+    @Test
+    @DisplayName("a back-office refund of a second charge is that charge's refund (the order's refundedAmount untouched); refunding the charge again twice is an over_refund")
+    void backOfficeRefundOfASecondChargeIsTheChargesRefund() {
+        String charge = secondCharge("20.00");
+        String orderRef = jdbc.sql("""
+                SELECT o.order_ref FROM duplicate_charge d JOIN orders o ON o.id = d.order_id WHERE d.psp_payment_id = :p
+                """).param("p", charge).query(String.class).single();
+        String bo = id();
+        assertThat(shop().webhook(backOfficeRefund(bo, charge, "COMPLETED", "20.00")).json().path("status").asString())
+                .isEqualTo("applied");
+        assertThat(openReceipts(bo)).isEmpty();
+        assertThat(refundedAmount(orderRef)).as("a second charge's refund is not the order's").isEqualTo("0.00");
+        Response lookup = http().bearer(Shop.ADMIN_KEY).get("/api/admin/refunds/" + bo);
+        assertThat(lookup.json().path("origin").asString()).isEqualTo("external");
+        assertThat(lookup.json().path("orderRef").asString()).isEqualTo(orderRef);
+        Response ours = http().bearer(Shop.ADMIN_KEY).post("/api/admin/duplicate-charges/" + charge + "/refund", "{}");
+        assertThat(ours.status()).as("the charge's live refund is the Dashboard's: replayed, never sent").isEqualTo(200);
+        assertThat(ours.json().path("referenceId").asString()).isEqualTo(bo);
+        assertThat(psp.getAllServeEvents()).as("no PSP call").isEmpty();
+
+        String twice = id();
+        assertThat(shop().webhook(backOfficeRefund(twice, charge, "COMPLETED", "20.00")).json().path("status")
+                .asString()).isEqualTo("ignored");
+        assertThat(openReceipts(twice)).isEmpty();
+        assertThat(rows(twice)).isZero();
+        JsonNode over = discrepancy(twice, "over_refund");
+        assertThat(over).isNotNull();
+        assertThat(new BigDecimal(over.path("amount").asString())).isEqualByComparingTo("20.00");
     }
 }
