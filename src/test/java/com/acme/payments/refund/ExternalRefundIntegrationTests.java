@@ -40,6 +40,9 @@ class ExternalRefundIntegrationTests extends IntegrationTest {
     @Autowired
     JdbcClient jdbc;
 
+    @Autowired
+    javax.sql.DataSource dataSource;
+
     Shop shop() {
         return new Shop(http());
     }
@@ -248,5 +251,70 @@ class ExternalRefundIntegrationTests extends IntegrationTest {
         JsonNode over = discrepancy(twice, "over_refund");
         assertThat(over).isNotNull();
         assertThat(new BigDecimal(over.path("amount").asString())).isEqualByComparingTo("20.00");
+    }
+
+    @Test
+    @DisplayName("two reports of one back-office refund at once (PENDING and COMPLETED, each on its own connection): one refund, counted once, no 500")
+    void concurrentReportsBookOnce() throws Exception {
+        String orderRef = paidOrder("40.00");
+        String bo = id();
+        List<String> bodies = List.of(backOfficeRefund(bo, "pay-" + orderRef, "PENDING", "9.00"),
+                backOfficeRefund(bo, "pay-" + orderRef, "COMPLETED", "9.00"));
+        var start = new java.util.concurrent.CountDownLatch(1);
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            List<java.util.concurrent.Future<Response>> answers = bodies.stream().map(body -> pool.submit(() -> {
+                start.await();
+                return shop().webhook(body);
+            })).toList();
+            start.countDown();
+            for (var answer : answers) {
+                assertThat(answer.get().status()).as(answer.get().body()).isEqualTo(200);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(rows(bo)).isEqualTo(1);
+        assertThat(refundedAmount(orderRef)).isEqualTo("9.00");
+        assertThat(openReceipts(bo)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a report whose refund another transaction is booking waits for it, then moves that one row (held-lock: no second booking)")
+    void reportWaitsForTheBookingInFlight() throws Exception {
+        String orderRef = paidOrder("40.00");
+        String bo = id();
+        long orderId = jdbc.sql("SELECT id FROM orders WHERE order_ref = :r").param("r", orderRef).query(Long.class)
+                .single();
+        var pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (java.sql.Connection held = dataSource.getConnection()) {
+            held.setAutoCommit(false);
+            try (var insert = held.prepareStatement("""
+                    INSERT INTO psp_refund_attempt (order_id, reference_id, psp_payment_id, amount, currency, state,
+                                                    psp_state, origin)
+                    VALUES (?, ?, ?, 9.00, 'EUR', 'DONE', 'PENDING', 'external')""");
+                    var book = held.prepareStatement(
+                            "UPDATE orders SET refunded_amount = refunded_amount + 9.00 WHERE id = ?")) {
+                insert.setLong(1, orderId);
+                insert.setString(2, bo);
+                insert.setString(3, bo);
+                insert.executeUpdate();
+                book.setLong(1, orderId);
+                book.executeUpdate();
+            }
+            var answer = pool.submit(() -> shop().webhook(backOfficeRefund(bo, "pay-" + orderRef, "COMPLETED", "9.00")));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> jdbc.sql("""
+                    SELECT count(*) FROM pg_stat_activity
+                     WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO psp_refund_attempt%'
+                    """).query(Long.class).single() > 0);
+            held.commit();
+            assertThat(answer.get().json().path("status").asString()).isEqualTo("applied");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(rows(bo)).isEqualTo(1);
+        assertThat(refundedAmount(orderRef)).isEqualTo("9.00");
+        assertThat(refunds(orderRef).get(0).path("pspState").asString()).isEqualTo("COMPLETED");
+        assertThat(openReceipts(bo)).isEmpty();
     }
 }
