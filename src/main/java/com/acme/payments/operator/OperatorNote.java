@@ -1,9 +1,11 @@
 package com.acme.payments.operator;
 
+import com.acme.payments.common.web.PlainText;
+
 import jakarta.validation.constraints.Size;
 
 /** The optional body of an operator action: why. The actor is the admin key's name, never the body's word. */
-public record OperatorNote(@Size(max = 500) String reason) {
+public record OperatorNote(@Size(max = 500) @PlainText String reason) {
 
     /** An action asked for without a word of why (a redrive, a sync). */
     public static final OperatorNote NONE = new OperatorNote(null);

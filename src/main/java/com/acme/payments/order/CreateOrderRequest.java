@@ -2,6 +2,8 @@ package com.acme.payments.order;
 
 import java.math.BigDecimal;
 
+import com.acme.payments.common.web.PlainText;
+
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Email;
 import jakarta.validation.constraints.NotBlank;
@@ -16,7 +18,8 @@ record CreateOrderRequest(
         @NotBlank String currency,
         @NotNull @Valid Customer customer) {
 
-    record Customer(@NotBlank @Size(max = 128) String referenceId, @Email @Size(max = 254) String email) {
+    record Customer(@NotBlank @Size(max = 128) @PlainText String referenceId,
+            @Email @Size(max = 254) @PlainText String email) {
         @Override
         public String toString() {
             return "Customer[redacted]";

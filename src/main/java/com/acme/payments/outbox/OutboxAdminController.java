@@ -26,6 +26,7 @@ import com.acme.payments.common.web.Allow.Role;
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.Caller;
 import com.acme.payments.common.web.PathLookup;
+import com.acme.payments.common.web.PlainText;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
@@ -185,12 +186,12 @@ class OutboxAdminController {
     }
 
     /** Why the row is given up; kept on the row and in the audit trail. */
-    record DiscardRequest(@NotBlank @Size(max = 500) String reason) {
+    record DiscardRequest(@NotBlank @Size(max = 500) @PlainText String reason) {
     }
 
     /** Which dead rows to re-drive; every field optional, all given ones must match. */
     record RedriveRequest(@Schema(allowableValues = { "notify", "conversion", "fulfilment" }) String sink,
-            @Size(max = 100) String kind,
+            @Size(max = 100) @PlainText String kind,
             @Schema(format = "date-time", description = "RFC 3339: rows dead since then") String deadSince) {
 
         OutboxStore.DeadFilter filter() {

@@ -3,7 +3,6 @@ package com.acme.payments.psp;
 import java.math.BigDecimal;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.regex.Pattern;
 
 import com.acme.payments.common.money.Amounts;
 import com.acme.payments.common.web.StorableText;
@@ -24,7 +23,6 @@ public final class PaymentPayloadRules {
     public static final int MAX_TEXT = 255;
     /** More significant digits than any bookable amount below {@link Amounts#MAX} at three decimals has. */
     private static final int MAX_PRECISION = 40;
-    private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
 
     private PaymentPayloadRules() {
     }
@@ -92,7 +90,7 @@ public final class PaymentPayloadRules {
         }
         OptionalInt digits = OptionalInt.empty();
         if (payment.currency() != null) {
-            digits = CURRENCY.matcher(payment.currency()).matches() ? Amounts.fractionDigits(payment.currency())
+            digits = Amounts.isCurrencyCode(payment.currency()) ? Amounts.fractionDigits(payment.currency())
                     : OptionalInt.empty();
             if (digits.isEmpty()) {
                 return fault(Kind.CURRENCY, "currency", "currency is not an ISO-4217 code");

@@ -15,6 +15,7 @@ import org.springframework.web.method.support.ModelAndViewContainer;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import com.acme.payments.common.web.Problems;
+import com.acme.payments.common.web.RequestRules;
 
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
@@ -59,7 +60,7 @@ record RefundKey(String value) {
         public RefundKey resolveArgument(MethodParameter parameter, ModelAndViewContainer mav, NativeWebRequest request,
                 WebDataBinderFactory binderFactory) {
             String key = request.getHeader("Idempotency-Key");
-            if (key == null || key.isBlank() || key.length() > MAX || key.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
+            if (!RequestRules.isKey(key, MAX)) {
                 throw Problems.ValidationFailed.of("Idempotency-Key",
                         "a refund key of 1-" + MAX + " printable ASCII characters is required");
             }

@@ -6,6 +6,7 @@ import java.util.Currency;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
+import java.util.regex.Pattern;
 
 import com.acme.payments.common.web.Problems;
 import com.acme.payments.common.web.Problems.FieldProblem;
@@ -18,6 +19,7 @@ public final class Amounts {
 
     /** No order or refund in this service is larger; anything bigger is a typo or an attack. */
     public static final BigDecimal MAX = new BigDecimal("1000000000000");
+    private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
 
     private Amounts() {
     }
@@ -28,9 +30,9 @@ public final class Amounts {
      */
     public static Checked check(BigDecimal amount, String currency) {
         List<FieldProblem> errors = new ArrayList<>();
-        Currency known = currency(currency);
+        Currency known = isCurrencyCode(currency) ? currency(currency) : null;
         if (known == null) {
-            errors.add(new FieldProblem("currency", "must be an ISO-4217 currency code"));
+            errors.add(new FieldProblem("currency", "must be an ISO-4217 currency code in upper case (EUR)"));
         }
         if (amount == null) {
             errors.add(new FieldProblem("amount", "is required"));
@@ -65,6 +67,14 @@ public final class Amounts {
     public static OptionalInt fractionDigits(String code) {
         Currency known = currency(code);
         return known == null ? OptionalInt.empty() : OptionalInt.of(known.getDefaultFractionDigits());
+    }
+
+    /**
+     * A currency as our API and the PSP write it: three upper-case letters naming an ISO-4217 currency with
+     * minor units ("EUR"; not "eur", "XXX" or "XAU"). Stripe's lower-case codes are canonicalised before.
+     */
+    public static boolean isCurrencyCode(String code) {
+        return code != null && CURRENCY.matcher(code).matches() && fractionDigits(code).isPresent();
     }
 
     private static Currency currency(String code) {
