@@ -1,6 +1,8 @@
 package com.acme.payments.stripe;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -64,6 +66,20 @@ class ProcessedEventStore {
                          FOR UPDATE SKIP LOCKED)
             """;
 
+    /** A faulted event, kept once: a redelivery of the same bytes finds its row and changes nothing. */
+    private static final String FAULT = """
+            INSERT INTO processed_webhook_events (id, source, event_type, state, claim_token, fault_reason)
+            VALUES (:id, 'stripe', :type, 'faulted', :token, :reason)
+            ON CONFLICT (id) DO NOTHING
+            """;
+    private static final String LIST = """
+            SELECT id, event_type, state, fault_reason, claimed_at, completed_at
+            FROM processed_webhook_events
+            WHERE state = :state
+            ORDER BY claimed_at DESC, id
+            LIMIT :limit
+            """;
+
     private static final int CLAIM_ROUNDS = 3;
 
     private final JdbcClient jdbc;
@@ -97,7 +113,7 @@ class ProcessedEventStore {
             if (row.state().equals("claimed")) {
                 return new Claim(Claim.Status.CLAIMED, eventId, token, 0);
             }
-            if (row.state().equals("completed")) {
+            if (row.state().equals("completed") || row.state().equals("faulted")) {
                 return new Claim(Claim.Status.DUPLICATE, eventId, null, 0);
             }
             if (!row.expired()) {
@@ -133,6 +149,30 @@ class ProcessedEventStore {
             throw new IllegalStateException("release of " + claim.eventId() + " deleted " + rows + " rows");
         }
         return rows == 1;
+    }
+
+    /**
+     * Records a signed event that cannot be stored as {@code faulted}, with why; {@code id} and {@code reason}
+     * must already be storable text. False when the id was already known (a redelivery).
+     */
+    @Transactional(propagation = Propagation.NOT_SUPPORTED)
+    boolean fault(String id, String type, String reason) {
+        return jdbc.sql(FAULT).param("id", id).param("type", type).param("token", Secrets.newToken())
+                .param("reason", reason).update() == 1;
+    }
+
+    /** The newest events in one state ({@code processing}, {@code completed} or {@code faulted}), for operators. */
+    @Transactional(readOnly = true)
+    List<Recorded> list(String state, int limit) {
+        return jdbc.sql(LIST).param("state", state).param("limit", limit)
+                .query((rs, n) -> new Recorded(rs.getString("id"), rs.getString("event_type"), rs.getString("state"),
+                        rs.getString("fault_reason"), rs.getTimestamp("claimed_at").toInstant(),
+                        rs.getTimestamp("completed_at") == null ? null : rs.getTimestamp("completed_at").toInstant()))
+                .list();
+    }
+
+    /** One row of the store as operators see it. */
+    record Recorded(String id, String type, String state, String reason, Instant receivedAt, Instant completedAt) {
     }
 
     /** Deletes one batch of completed rows older than the retention; returns how many. */

@@ -10,7 +10,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * Stripe webhook meters: {@code stripe.webhook.events} by {@code type} (the handled types, else
  * {@code other}) and {@code outcome}; {@code stripe.claim.takeovers}; {@code stripe.claim.in_flight};
- * {@code stripe.transaction.retries}.
+ * {@code stripe.transaction.retries}; {@code stripe.event.faults} by {@code type}: signed events whose values
+ * cannot be stored, kept as faulted.
  */
 @Component
 class StripeMetrics {
@@ -32,6 +33,20 @@ class StripeMetrics {
         // the failure alert and the dashboard have a series before the first bad delivery.
         counter(null, "signature_invalid");
         counter(null, "not_configured");
+        knownTypes.forEach(this::faults);
+    }
+
+    /** A signed event kept as faulted (its values cannot be stored): answered 200, applied nothing. */
+    void fault(String type) {
+        faults(type).increment();
+        event(type, "faulted");
+    }
+
+    private Counter faults(String type) {
+        return Counter.builder("stripe.event.faults")
+                .description("Signed Stripe events whose values cannot be stored, kept as faulted and answered 200")
+                .tag("type", type != null && knownTypes.contains(type) ? type : "other")
+                .register(registry);
     }
 
     void event(String type, String outcome) {

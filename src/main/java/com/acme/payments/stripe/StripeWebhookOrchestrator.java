@@ -1,5 +1,7 @@
 package com.acme.payments.stripe;
 
+import java.util.Optional;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -67,6 +69,10 @@ class StripeWebhookOrchestrator {
 
     /** Under the permit: claim, resolve (without the permit when a resolver calls out), apply, answer. */
     private Outcome receive(StripeEvent event, StripeBulkhead.Permit permit) {
+        Optional<String> fault = StripeEventRules.faultIn(event);
+        if (fault.isPresent()) {
+            return faulted(event, fault.get());
+        }
         Claim claim;
         try {
             claim = events.claim(event.id(), event.type());
@@ -132,6 +138,27 @@ class StripeWebhookOrchestrator {
         return applied == Applied.APPLIED ? Outcome.APPLIED : Outcome.IGNORED;
     }
 
+    /**
+     * Signed garbage: a redelivery brings the same bytes, so the event is kept as faulted (for the listing and
+     * the alert) and answered 200; a 5xx would only make Stripe retry it for three days.
+     */
+    private Outcome faulted(StripeEvent event, String reason) {
+        String id = StripeEventRules.storableId(event.id());
+        boolean first;
+        try {
+            first = events.fault(id, event.type(), reason);
+        } catch (DataAccessException | TransactionException unreachable) {
+            metrics.event(event.type(), "store_unavailable");
+            log.warn("stripe event faulted but not recorded, idempotency store unavailable, eventId={} error={}", id,
+                    unreachable.getClass().getSimpleName());
+            throw new StripeProblems.StoreUnavailable();
+        }
+        metrics.fault(event.type());
+        log.warn("stripe event faulted, nothing applied, answered 200: eventId={} type={} firstDelivery={} reason={}",
+                id, event.type(), first, reason);
+        return Outcome.FAULTED;
+    }
+
     private StripeProblems.StoreBusy busy(StripeEvent event, Boolean released) {
         metrics.event(event.type(), "queue_timeout");
         log.warn("stripe event not processed, no database permit within stripe.bulkhead.max-wait, claim "
@@ -163,6 +190,6 @@ class StripeWebhookOrchestrator {
     }
 
     enum Outcome {
-        APPLIED, IGNORED, UNHANDLED, DUPLICATE
+        APPLIED, IGNORED, UNHANDLED, DUPLICATE, FAULTED
     }
 }

@@ -293,7 +293,8 @@ class HostileInputIntegrationTests extends StripeIntegrationTest {
         Arbitrary<byte[]> signedBodies = Arbitraries.oneOf(
                 HostileJson.notAnObject(),
                 HostileJson.truncated(genuine),
-                nonScalar.map(v -> concat("{\"id\":", v, ",\"type\":\"invoice.paid\",\"data\":{\"object\":{}}}")),
+                // a string id that cannot be stored is a faulted event, answered 200 (StripeEventFaultIntegrationTests)
+                nonScalar.filter(v -> v[0] != '"').map(v -> concat("{\"id\":", v, ",\"type\":\"invoice.paid\",\"data\":{\"object\":{}}}")),
                 // an unknown type is acknowledged (200) by Stripe's rules, whatever it holds: only containers here
                 nonScalar.filter(v -> v[0] != '"').map(v -> concat("{\"id\":\"evt_fz1\",\"type\":", v, ",\"data\":{\"object\":{}}}")),
                 Arbitraries.of("[]", "\"x\"", "1", "null", "true").map(v -> concat(
