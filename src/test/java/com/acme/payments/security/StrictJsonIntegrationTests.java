@@ -158,6 +158,22 @@ class StrictJsonIntegrationTests extends StripeIntegrationTest {
     }
 
     @Test
+    @DisplayName("webhook payloads keep their own rules: a duplicate key or a number for a string is not refused there")
+    void webhookPayloadsAreNotMadeStrict() {
+        // Stripe: an unhandled type is acknowledged, whatever its shape
+        String stripe = "{\"id\":\"evt_dup1\",\"type\":\"customer.created\",\"livemode\":false,\"livemode\":true,"
+                + "\"data\":{\"object\":{\"id\":\"cus_1\",\"name\":42}}}";
+        assertThat(deliver(stripe).status()).isEqualTo(200);
+        // the PSP: a payment we do not know, with a duplicate key and a numeric amount, is answered as such
+        String payment = "{\"id\":\"pay-dup-" + Shop.newOrderRef() + "\",\"state\":\"COMPLETED\",\"amount\":10.00,"
+                + "\"currency\":\"EUR\",\"errorMessage\":null,\"errorMessage\":\"x\"}";
+        RawHttp.Response psp = post("/webhooks/psp", Map.of("Signature",
+                com.acme.payments.support.PspFixtures.hmacHex(payment)), payment);
+        assertThat(psp.status()).as(psp.body()).isEqualTo(200);
+        assertThat(psp.body()).contains("unknown_payment");
+    }
+
+    @Test
     @DisplayName("plain text with letters of any script, spaces and punctuation is still accepted")
     void plainTextIsAccepted() {
         String ref = Shop.newOrderRef();
