@@ -7,6 +7,7 @@ import java.util.Locale;
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.common.web.Problems;
+import com.acme.payments.common.web.RequestRules;
 
 /**
  * Chooses the customer's return URL: the shop's default, or a requested one under an allowed prefix.
@@ -27,7 +28,8 @@ class ReturnUrls {
         if (requested == null || requested.isBlank()) {
             return properties.returnUrl();
         }
-        URI uri = requested.length() > 2048 ? null : absoluteHttp(requested);
+        // java.net.URI lets a bidirectional override through in a path: the request rules refuse it first
+        URI uri = requested.length() > 2048 || !RequestRules.isPlainText(requested) ? null : absoluteHttp(requested);
         if (uri == null || properties.returnUrlPrefixes().stream().noneMatch(prefix -> allows(prefix, uri))) {
             throw Problems.ValidationFailed.of("returnUrl", "must start with one of the shop's allowed return URL prefixes");
         }

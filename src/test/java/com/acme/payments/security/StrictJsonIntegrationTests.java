@@ -153,6 +153,15 @@ class StrictJsonIntegrationTests extends StripeIntegrationTest {
             assertThat(response.status()).as(JSON.writeValueAsString(key) + ": " + response.body()).isEqualTo(400);
             assertThat(response.contentType()).startsWith("application/problem+json");
         }
+        // a checkout's return URL: java.net.URI alone would take a bidi override in its path
+        String awaiting = new Shop(http()).createOrder("10.00", "EUR").orderRef();
+        for (String url : List.of("https://shop.test/ok\u202egpj.exe", "https://shop.test/a\u2066b")) {
+            refused(post("/api/orders/" + awaiting + "/checkout", Map.of("Authorization", "Bearer " + Shop.SHOP_KEY,
+                    "Content-Type", "application/json"), "{\"returnUrl\":" + JSON.writeValueAsString(url) + "}"),
+                    "returnUrl", "returnUrl " + JSON.writeValueAsString(url));
+        }
+        assertThat(jdbc.sql("SELECT count(*) FROM psp_attempt a JOIN orders o ON o.id = a.order_id "
+                + "WHERE o.order_ref = :ref").param("ref", awaiting).query(Integer.class).single()).isZero();
         assertThat(jdbc.sql("SELECT count(*) FROM psp_refund_attempt r JOIN orders o ON o.id = r.order_id "
                 + "WHERE o.order_ref = :ref").param("ref", ref).query(Integer.class).single()).isZero();
     }
