@@ -64,6 +64,10 @@ class StrictJsonIntegrationTests extends StripeIntegrationTest {
                 "duplicate nested referenceId");
         refused(createOrder("{\"orderRef\":\"" + ref + "\",\"amount\":\"10.00\",\"amount\":\"1000.00\","
                 + "\"currency\":\"EUR\",\"customer\":{\"referenceId\":\"c1\"}}"), "amount", "duplicate amount");
+        // a key that looks like an index stays a key
+        refused(createOrder("{\"orderRef\":\"" + ref + "\",\"amount\":\"10.00\",\"currency\":\"EUR\","
+                + "\"customer\":{\"referenceId\":\"c1\"},\"extra\":[{\"0\":1,\"0\":2}]}"), "extra[0].0",
+                "duplicate key in an ignored field");
         assertThat(orders(ref)).isZero();
         assertThat(orders(ref + "x")).isZero();
     }

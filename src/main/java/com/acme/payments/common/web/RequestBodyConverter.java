@@ -11,9 +11,9 @@ import org.springframework.http.converter.HttpMessageConverter;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonPointer;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamContext;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
@@ -86,7 +86,7 @@ class RequestBodyConverter implements HttpMessageConverter<Object> {
         } catch (StreamReadException e) {
             if (e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate Object property")
                     && e.processor() != null) {
-                throw Problems.ValidationFailed.of(fieldPath(e.processor().streamReadContext().pathAsPointer()),
+                throw Problems.ValidationFailed.of(fieldPath(e.processor().streamReadContext()),
                         "appears more than once");
             }
             throw new Problems.MalformedBody("The request body is not valid JSON.");
@@ -141,17 +141,14 @@ class RequestBodyConverter implements HttpMessageConverter<Object> {
         return "has the wrong type or format";
     }
 
-    /** A JSON pointer ({@code /customer/referenceId}) as the field path the problems name. */
-    private static String fieldPath(JsonPointer pointer) {
-        StringBuilder field = new StringBuilder();
-        for (JsonPointer at = pointer; at != null && !at.matches(); at = at.tail()) {
-            if (at.mayMatchElement()) {
-                field.append('[').append(at.getMatchingIndex()).append(']');
-            } else {
-                field.append(field.isEmpty() ? "" : ".").append(at.getMatchingProperty());
-            }
+    /** Where the parser stands ({@code customer.referenceId}, {@code items[2].id}) as the field path the problems name. */
+    private static String fieldPath(TokenStreamContext context) {
+        String path = "";
+        for (TokenStreamContext at = context; at != null && !at.inRoot(); at = at.getParent()) {
+            String step = at.inArray() ? "[" + at.getCurrentIndex() + "]" : at.currentName();
+            path = step + (path.isEmpty() || path.startsWith("[") ? "" : ".") + path;
         }
-        return field.toString();
+        return path;
     }
 
     /**
