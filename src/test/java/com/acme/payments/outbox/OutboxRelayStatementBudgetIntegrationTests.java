@@ -34,8 +34,8 @@ class OutboxRelayStatementBudgetIntegrationTests extends OutboxIntegrationTest {
     private static final long PER_PASS = 4;
     /** Nothing per row: the acceptances share the batch's one statement. */
     private static final long PER_ROW = 0;
-    /** The claim's COMMIT; the acceptances' statement runs alone, its own transaction (no COMMIT sent). */
-    private static final long COMMITS_PER_PASS = 1;
+    /** The claim's COMMIT, and the acceptances' statement, which runs alone: its own transaction (autocommit). */
+    private static final long COMMITS_PER_PASS = 2;
     private static final long COMMITS_PER_ROW = 0;
 
     StatementTrace pass(int rows, String batch) {

@@ -32,11 +32,11 @@ import com.acme.payments.sweep.PollJob;
 class DuplicateAutoRefundStatementBudgetIntegrationTests extends IntegrationTest {
 
     /**
-     * The claim: one read of charges without a refund, no COMMIT (issue 25: was its own read-only transaction,
-     * one COMMIT more per batch).
+     * The claim: one read of charges without a refund, in autocommit: still a transaction of its own, without
+     * the COMMIT round trip (issue 25: was a read-only transaction, one statement more per batch).
      */
     private static final long PER_BATCH = 1;
-    private static final long COMMITS_PER_BATCH = 0;
+    private static final long COMMITS_PER_BATCH = 1;
     /**
      * Per charge the PSP refunds at once (COMPLETED): the claim's transaction (order lock, live-refund read,
      * insert, COMMIT), the settle's (the refund DONE, COMMIT), then the refund read for the answer (its own
