@@ -8,12 +8,15 @@ import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -152,5 +155,28 @@ class StripeCheckoutIntegrationTests extends IntegrationTest {
         return jdbc.sql("""
                 SELECT a.* FROM psp_attempt a JOIN orders o ON o.id = a.order_id WHERE o.order_ref = :ref
                  ORDER BY a.id DESC LIMIT 1""").param("ref", orderRef).query().singleRow();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({ "0.49, EUR", "0.29, GBP", "49, JPY", "1.005, BHD" })
+    @DisplayName("PSP_PROVIDER=stripe: POST /api/orders refuses an amount Stripe cannot take exactly or below its minimum charge with 422 amount-not-supported, storing nothing")
+    void anAmountStripeCannotChargeIsRefusedAtOrderCreation(String amount, String currency) {
+        String orderRef = Shop.newOrderRef();
+
+        Response refused = http().bearer(Shop.SHOP_KEY).post("/api/orders", """
+                {"orderRef":"%s","amount":"%s","currency":"%s","customer":{"referenceId":"cust-1"}}"""
+                .formatted(orderRef, amount, currency));
+
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.problemSlug()).isEqualTo("amount-not-supported");
+        assertThat(refused.json().path("detail").asString()).contains(amount).contains(currency);
+        assertThat(jdbc.sql("SELECT count(*) FROM orders WHERE order_ref = :r").param("r", orderRef)
+                .query(Long.class).single()).as("no order stored").isZero();
+        // the smallest amount Stripe takes in the same currency is an order like any other
+        Response accepted = http().bearer(Shop.SHOP_KEY).post("/api/orders", """
+                {"orderRef":"%s","amount":"%s","currency":"%s","customer":{"referenceId":"cust-1"}}"""
+                .formatted(Shop.newOrderRef(), StripeMoney.MINIMUM_CHARGE.getOrDefault(currency, new BigDecimal("1.010"))
+                        .toPlainString(), currency));
+        assertThat(accepted.status()).as(accepted.body()).isEqualTo(201);
     }
 }
