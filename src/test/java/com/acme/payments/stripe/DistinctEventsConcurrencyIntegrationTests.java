@@ -5,6 +5,10 @@ import static com.acme.payments.stripe.StripeFixtures.id;
 import static com.acme.payments.stripe.StripeFixtures.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,27 +27,37 @@ import org.springframework.context.ConfigurableApplicationContext;
 import com.acme.payments.support.Http;
 import com.acme.payments.support.Instances;
 import com.acme.payments.support.PspStub;
+import com.acme.payments.support.TestDatabase;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Distinct events never conflict: renewals, subscription checkouts and one-off purchases of different
  * users, all sent at once to two instances, are each answered 200 on their first delivery and none is
  * retried. Under SERIALIZABLE, predicate locks on shared index pages aborted a share of them (40001)
- * although they touch no common row. Both instances run the shipped pool (10 connections, 5 s wait) and
- * the shipped Stripe bulkhead (5 permits, 8 s): a loaded machine makes the burst queue in the bulkhead,
- * not time out in the pool. The burst's answers and latencies are printed (the test's output file).
+ * although they touch no common row.
+ *
+ * <p>And a burst queues in the Stripe bulkhead, not in the pool: while the test holds a lock every delivery's
+ * transaction waits for (a slow database, on any machine), each instance's deliveries fill their permits and
+ * the rest queue in the bulkhead, until every delivery in flight is held there or in the database; then the
+ * lock goes and all are answered 200. Each instance has a pool smaller than its share of the burst with the shortest
+ * wait Hikari takes (4 connections, 250 ms) and 2 permits: without the bulkhead the deliveries beyond the pool
+ * wait for a connection that never frees while the lock is held, time out and are answered 503 (seen failing
+ * so with an unbounded semaphore). The burst's answers and latencies are printed (the test's output file).
  */
 class DistinctEventsConcurrencyIntegrationTests extends StripeIntegrationTest {
 
-    private static final Map<String, Object> SHIPPED_POOL = Map.of("stripe.api-base", PspStub.baseUrl());
+    private static final Map<String, Object> SMALL_POOL = Map.of("stripe.api-base", PspStub.baseUrl(),
+            "spring.datasource.hikari.maximum-pool-size", "4", "spring.datasource.hikari.connection-timeout", "250",
+            "stripe.bulkhead.permits", "2", "stripe.bulkhead.max-wait", "10s");
     private static ConfigurableApplicationContext a;
     private static ConfigurableApplicationContext b;
 
     @BeforeAll
     static void startTwoInstances() {
-        a = Instances.start(SHIPPED_POOL);
-        b = Instances.start(SHIPPED_POOL);
+        a = Instances.start(SMALL_POOL);
+        b = Instances.start(SMALL_POOL);
     }
 
     @AfterAll
@@ -80,7 +94,14 @@ class DistinctEventsConcurrencyIntegrationTests extends StripeIntegrationTest {
                     return r;
                 }));
             }
-            start.countDown();
+            try (Connection slow = TestDatabase.connect(); Statement lock = slow.createStatement()) {
+                slow.setAutoCommit(false);
+                // every case credits its user: each delivery's transaction waits here, holding its connection
+                lock.execute("LOCK TABLE billing_user IN SHARE MODE");
+                start.countDown();
+                awaitEveryDeliveryHeld(answers, Math.min(concurrency, cases.size()), slow);
+                slow.rollback();
+            }
             List<Integer> statuses = new ArrayList<>();
             List<Http.Response> responses = new ArrayList<>();
             for (Future<Http.Response> answer : answers) {
@@ -109,6 +130,38 @@ class DistinctEventsConcurrencyIntegrationTests extends StripeIntegrationTest {
                 assertThat(grantCount(c.subscriptionId())).isEqualTo(1);
             }
         }
+    }
+
+    /**
+     * Until every delivery in flight (one per sender thread) waits for the lock inside the database or is queued
+     * in an instance's bulkhead, or until one is answered: none can be answered 200 while the lock is held, so
+     * an answer is a refusal and the assertions say so (at most a minute).
+     */
+    private static void awaitEveryDeliveryHeld(List<Future<Http.Response>> answers, int inFlight, Connection c)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (System.nanoTime() < deadline) {
+            if (answers.stream().anyMatch(Future::isDone) || lockWaiters(c) + queued(a) + queued(b) >= inFlight) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static long lockWaiters(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
+                SELECT count(*) FROM pg_locks
+                 WHERE NOT granted AND relation = 'billing_user'::regclass
+                   AND database = (SELECT oid FROM pg_database WHERE datname = current_database())""")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Deliveries queued for a permit; 0 where there is no bulkhead. */
+    private static long queued(ConfigurableApplicationContext instance) {
+        Gauge waiting = instance.getBean(MeterRegistry.class).find("stripe.bulkhead.waiting").gauge();
+        return waiting == null ? 0 : (long) waiting.value();
     }
 
     private static Http http(ConfigurableApplicationContext instance) {
