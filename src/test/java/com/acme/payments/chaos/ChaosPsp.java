@@ -32,6 +32,12 @@ interface ChaosPsp {
     Extras extras(ChaosSettings settings, ServiceProcesses services, ChaosSimulator sim, Workload workload,
             FaultInjector faults);
 
+    /**
+     * The scenario kinds a run on this surface must produce beyond {@link ScenarioKinds#COMMON} (tally name
+     * prefixes, {@code |} between alternatives): the run fails when one never happened.
+     */
+    List<String> scenarioKinds();
+
     /** The simulator's records a red run keeps, by file name part. */
     Map<String, JsonNode> evidence(ChaosSimulator sim);
 

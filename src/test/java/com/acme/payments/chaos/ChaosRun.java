@@ -50,6 +50,7 @@ final class ChaosRun {
             ServiceClient client = new ServiceClient(services);
             Workload workload = new Workload(client, psp.page(sim), settings.seed());
             FaultInjector faults = new FaultInjector(settings, services, sim, psp);
+            InjectedOutages.use(faults.outage());
             DowngradeMonitor monitor = new DowngradeMonitor();
             monitor.start();
             ChaosPsp.Extras extras = psp.extras(settings, services, sim, workload, faults);
@@ -75,6 +76,8 @@ final class ChaosRun {
             result = extras.check(monitor.downgrades(), faults.kills(), client);
             List<Invariants.Check> checks = result.checks();
             faults.outage().ifPresent(outage -> checks.add(outage.check()));
+            checks.add(ScenarioKinds.check(ScenarioKinds.of(psp.scenarioKinds(), faults.outage().isPresent()),
+                    workload.tally(), faults.tally()));
             long ended = System.nanoTime();
 
             List<String> lines = new ArrayList<>();
@@ -105,6 +108,7 @@ final class ChaosRun {
             }
             return new Outcome(result.ok(), summary);
         } finally {
+            InjectedOutages.use(java.util.Optional.empty());
             TestDatabaseName.drop();
         }
     }

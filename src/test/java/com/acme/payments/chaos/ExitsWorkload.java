@@ -70,13 +70,15 @@ final class ExitsWorkload {
                 // each issue 21 scenario once first, so even the short run has them all; then by chance
                 int first = opening.getAndIncrement();
                 boolean inOpening = first < OPENING.length;
-                double dice = inOpening ? OPENING[first] : random.nextDouble();
+                // a second-charge scenario that could not happen on its charge gets the next one
+                boolean chargeWanted = !inOpening && secondChargeRefunds.wantsCharge();
+                double dice = inOpening ? OPENING[first] : chargeWanted ? 0.6 : random.nextDouble();
                 if (dice < 0.28) {
                     refundPendingThenDeclined(random);
                 } else if (dice < 0.52) {
                     staleWebhookOfAnEarlierAttempt(random);
                 } else if (dice < 0.80) {
-                    abandonThenHiddenPaymentCompletes(random, inOpening);
+                    abandonThenHiddenPaymentCompletes(random, inOpening || chargeWanted);
                 } else if (dice < 0.87) {
                     payloadFaults.signedWebhook(random);
                 } else if (dice < 0.93) {

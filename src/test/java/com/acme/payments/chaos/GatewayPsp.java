@@ -78,6 +78,16 @@ final class GatewayPsp implements ChaosPsp {
     }
 
     @Override
+    public List<String> scenarioKinds() {
+        return List.of("stripe.events.", "stripe.reversals.", "stripe.burst.first-answer.",
+                "stripe.redelivered-in-parallel", "stripe.redelivered-after-ack", "exits.orders",
+                "exits.refund.psp-declined-", "exits.stale-webhook.", "exits.abandon.answers.",
+                "exits.duplicate-refund.unknown.answer", "exits.duplicate-refund.pending.psp-declined-",
+                "exits.duplicate-refund.abandon.answers.", "exits.payload-fault.webhook.", "exits.payload-fault.look-up.",
+                "exits.contradicting.payment |exits.contradicting.refund ");
+    }
+
+    @Override
     public Fault fault(Random random) {
         String[] entry = MENU[random.nextInt(MENU.length)];
         String fields = entry[2].isEmpty() ? "" : entry[2].formatted(ChaosPsp.delay(random));

@@ -20,14 +20,27 @@ import tools.jackson.databind.JsonNode;
  */
 final class Invariants {
 
-    /** One invariant: how many things it looked at, which broke it (a few shown). */
+    /**
+     * One invariant: how many things it looked at, which broke it (a few shown). It holds only when it looked
+     * at {@code minimum} cases at least (one unless said): an invariant that checked nothing proved nothing.
+     */
     static final class Check {
         final String name;
+        final long minimum;
         long checked;
         final List<String> violations = new ArrayList<>();
 
         Check(String name) {
+            this(name, 1);
+        }
+
+        Check(String name, long minimum) {
             this.name = name;
+            this.minimum = minimum;
+        }
+
+        boolean holds() {
+            return violations.isEmpty() && checked >= minimum;
         }
 
         void check(boolean ok, String what) {
@@ -39,7 +52,8 @@ final class Invariants {
 
         @Override
         public String toString() {
-            return "%-70s checked %6d  violations %d%s".formatted(name, checked, violations.size(),
+            return "%-70s checked %6d  violations %d%s%s".formatted(name, checked, violations.size(),
+                    checked < minimum ? "  TOO FEW CASES (at least " + minimum + ")" : "",
                     violations.isEmpty() ? "" : "  e.g. " + violations.subList(0, Math.min(5, violations.size())));
         }
     }
@@ -47,7 +61,7 @@ final class Invariants {
     record Result(List<Check> checks, Map<String, Long> facts) {
 
         boolean ok() {
-            return checks.stream().allMatch(c -> c.violations.isEmpty());
+            return checks.stream().allMatch(Check::holds);
         }
 
         /** The checks that only settle once the jobs have caught up. */

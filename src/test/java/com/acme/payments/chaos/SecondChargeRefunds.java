@@ -30,7 +30,7 @@ final class SecondChargeRefunds {
 
     /** The modes in turn, issue 21's first (so a short run sees each): swept, declined, abandoned, plain. */
     void refund(Random random, String chargeId, BigDecimal amount) {
-        switch (turn.getAndIncrement() % 4) {
+        switch (abandonAgain.getAndSet(false) ? 2 : turn.getAndIncrement() % 4) {
             case 0 -> unknownThenSwept(random, chargeId, amount);
             case 1 -> pendingThenDeclined(random, chargeId, amount);
             case 2 -> unknownThenAbandoned(random, chargeId, amount);
@@ -39,6 +39,16 @@ final class SecondChargeRefunds {
     }
 
     private final java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
+    /**
+     * The abandon found nothing open (a fault rule added earlier took the hidden create): the next charge is
+     * abandoned instead, so a run does not end without the scenario.
+     */
+    private final java.util.concurrent.atomic.AtomicBoolean abandonAgain = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** Whether the abandon scenario still waits for a charge of its own. */
+    boolean wantsCharge() {
+        return abandonAgain.get();
+    }
 
     /**
      * One refund call, again while the charge is not flagged yet (404: its webhook or the abandoned-attempt
@@ -91,6 +101,7 @@ final class SecondChargeRefunds {
         String reference = seenOpen(random, chargeId);
         if (reference == null) {
             reveal(random, hiddenRefundOf(chargeId), "COMPLETED");
+            abandonAgain.set(true);
             return;
         }
         String abandon = "/api/admin/refunds/" + reference + "/abandon";

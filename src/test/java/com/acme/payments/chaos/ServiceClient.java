@@ -28,8 +28,16 @@ final class ServiceClient {
         this.services = services;
     }
 
-    /** An answer; status -1 when none came (refused, reset, timed out). */
-    record Answer(int status, String body, String retryAfter, int instance) {
+    /**
+     * An answer; status -1 when none came (refused, reset, timed out). When the request went out and the answer
+     * came ({@link System#nanoTime}), so an invariant can tell whether it overlapped an injected outage.
+     */
+    record Answer(int status, String body, String retryAfter, int instance, long sentNanos, long answeredNanos) {
+
+        /** An answer whose timing no invariant reads (unit tests of the checks). */
+        Answer(int status, String body, String retryAfter, int instance) {
+            this(status, body, retryAfter, instance, 0, 0);
+        }
 
         boolean answered() {
             return status > 0;
@@ -97,14 +105,16 @@ final class ServiceClient {
     }
 
     private static Answer send(int instance, HttpRequest.Builder request) {
+        long sent = System.nanoTime();
         try {
             HttpResponse<String> r = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Answer(r.statusCode(), r.body(), r.headers().firstValue("Retry-After").orElse(null), instance);
+            return new Answer(r.statusCode(), r.body(), r.headers().firstValue("Retry-After").orElse(null), instance,
+                    sent, System.nanoTime());
         } catch (IOException e) {
-            return new Answer(-1, e.toString(), null, instance);
+            return new Answer(-1, e.toString(), null, instance, sent, System.nanoTime());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Answer(-1, "interrupted", null, instance);
+            return new Answer(-1, "interrupted", null, instance, sent, System.nanoTime());
         }
     }
 }

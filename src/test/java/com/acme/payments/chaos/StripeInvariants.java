@@ -116,8 +116,7 @@ final class StripeInvariants {
         long duringOutage = 0;
         for (StripeWorkload.BurstAnswer a : stripe.burstFirstAnswers()) {
             if (a.duringOutage() && a.answer().equals("503 database-unavailable")) {
-                duringOutage++;
-                burst.checked++;
+                duringOutage++; // excused, and not a case this invariant checked
             } else {
                 burst.check(a.answer().equals("200"), "first delivery answered " + a.answer());
             }

@@ -112,6 +112,11 @@ final class StripePsp implements ChaosPsp {
     }
 
     @Override
+    public List<String> scenarioKinds() {
+        return List.of("refund.late-truth.");
+    }
+
+    @Override
     public Fault fault(Random random) {
         double dice = random.nextDouble();
         if (dice < 0.15) {
