@@ -12,6 +12,10 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -28,12 +32,17 @@ import com.acme.payments.support.Http.Response;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.PspStub;
 import com.acme.payments.support.Shop;
+import com.acme.payments.sweep.Polls;
+import com.acme.payments.sweep.Sweeps;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 
 /**
  * The checkout flow with {@code PSP_PROVIDER=stripe} against a WireMock Stripe: the session's parameters are
  * fixed at the claim and stored with the attempt, an ambiguous create is replayed byte for byte under the same
- * key, and a listing past the in-flight age that finds nothing closes the attempt FAILED not_created.
+ * key, and a listing past the in-flight age that finds nothing closes the attempt FAILED not_created; the
+ * sweep resolves an UNKNOWN attempt by that replay, two instances' passes on one attempt send it once, the
+ * straggler poll books a paid session whose webhook was lost, and an amount Stripe cannot charge is refused
+ * at order creation.
  */
 @TestPropertySource(properties = { "payments.psp.provider=stripe", "stripe.api-key=sk_test_it" })
 class StripeCheckoutIntegrationTests extends IntegrationTest {
@@ -50,6 +59,12 @@ class StripeCheckoutIntegrationTests extends IntegrationTest {
 
     @Autowired
     PaymentProvider provider;
+
+    @Autowired
+    Sweeps sweeps;
+
+    @Autowired
+    Polls polls;
 
     static String session(String id, String reference, String status) {
         return """
@@ -178,5 +193,118 @@ class StripeCheckoutIntegrationTests extends IntegrationTest {
                 .formatted(Shop.newOrderRef(), StripeMoney.MINIMUM_CHARGE.getOrDefault(currency, new BigDecimal("1.010"))
                         .toPlainString(), currency));
         assertThat(accepted.status()).as(accepted.body()).isEqualTo(201);
+    }
+
+    /** A checkout whose create ended ambiguously (a 500 Stripe did not mark replayed): the attempt UNKNOWN. */
+    String unknownAttempt(Shop shop, String orderRef) {
+        psp.stubFor(post(SESSIONS).willReturn(aResponse().withStatus(500)
+                .withHeader("Content-Type", "application/json").withBody("{\"error\":{\"type\":\"api_error\"}}")));
+        psp.stubFor(get(urlPathEqualTo(SESSIONS)).willReturn(okJson("{\"object\":\"list\",\"has_more\":false,\"data\":[]}")));
+        assertThat(shop.checkout(orderRef).status()).isEqualTo(409);
+        Map<String, Object> row = attempt(orderRef);
+        assertThat(row.get("state")).isEqualTo("UNKNOWN");
+        return (String) row.get("reference_id");
+    }
+
+    /** Past the sweep's lease, as if the last pass that looked at it were that long ago. */
+    void dueForTheSweep(String reference) {
+        jdbc.sql("UPDATE psp_attempt SET updated_at = updated_at - interval '10 minutes' WHERE reference_id = :r")
+                .param("r", reference).update();
+    }
+
+    @Test
+    @DisplayName("PSP_PROVIDER=stripe: the sweep resolves an UNKNOWN attempt by the identical request under its key, never a new one")
+    void theSweepResolvesAnUnknownAttemptAtStripe() {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder("12.50", "EUR");
+        String reference = unknownAttempt(shop, order.orderRef());
+        dueForTheSweep(reference);
+        String sessionId = "cs_sweep_" + System.nanoTime();
+        psp.stubFor(post(SESSIONS).willReturn(okJson(session(sessionId, reference, "open"))));
+        int posts = psp.findAll(postRequestedFor(urlPathEqualTo(SESSIONS))).size();
+
+        sweeps.run("checkout");
+
+        Map<String, Object> row = attempt(order.orderRef());
+        assertThat(row.get("state")).isEqualTo("READY");
+        assertThat(row.get("psp_payment_id")).isEqualTo(sessionId);
+        List<LoggedRequest> sent = psp.findAll(postRequestedFor(urlPathEqualTo(SESSIONS)));
+        assertThat(sent).as("one replay by the sweep").hasSize(posts + 1);
+        sent.forEach(request -> {
+            assertThat(request.getHeader("Idempotency-Key")).isEqualTo(reference);
+            assertThat(request.getBody()).isEqualTo(sent.get(0).getBody());
+        });
+        Response view = shop.order(order.orderRef());
+        assertThat(view.json().path("status").asString()).isEqualTo("PROCESSING");
+        assertThat(view.json().path("pspPaymentId").asString()).isEqualTo(sessionId);
+    }
+
+    @Test
+    @DisplayName("PSP_PROVIDER=stripe: two instances' sweeps on one UNKNOWN attempt at once: one replay to Stripe, one outcome")
+    void twoSweepsOnOneAttemptReplayOnceAtStripe() throws Exception {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder("12.50", "EUR");
+        String reference = unknownAttempt(shop, order.orderRef());
+        dueForTheSweep(reference);
+        String sessionId = "cs_race_" + System.nanoTime();
+        // Stripe answers slowly: the first pass is inside its call while the second one claims
+        psp.stubFor(post(SESSIONS).willReturn(okJson(session(sessionId, reference, "open")).withFixedDelay(2_000)));
+        int posts = psp.findAll(postRequestedFor(urlPathEqualTo(SESSIONS))).size();
+        long version = ((Number) attempt(order.orderRef()).get("lease_version")).longValue();
+
+        // each pass on its own thread with its own connection, as two instances' scheduled turns
+        ExecutorService instances = Executors.newFixedThreadPool(1);
+        try {
+            Future<?> first = instances.submit(() -> sweeps.run("checkout"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (psp.findAll(postRequestedFor(urlPathEqualTo(SESSIONS))).size() == posts
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(psp.findAll(postRequestedFor(urlPathEqualTo(SESSIONS)))).as("the first pass is calling Stripe")
+                    .hasSize(posts + 1);
+            sweeps.run("checkout"); // the second pass, while the first waits for Stripe's answer
+            first.get(60, TimeUnit.SECONDS);
+        } finally {
+            instances.shutdownNow();
+        }
+
+        Map<String, Object> row = attempt(order.orderRef());
+        assertThat(psp.findAll(postRequestedFor(urlPathEqualTo(SESSIONS)))).as("replays sent to Stripe")
+                .hasSize(posts + 1);
+        assertThat(row.get("state")).isEqualTo("READY");
+        assertThat(row.get("psp_payment_id")).isEqualTo(sessionId);
+        assertThat(((Number) row.get("lease_version")).longValue()).as("claimed once").isEqualTo(version + 1);
+        assertThat(jdbc.sql("SELECT count(*) FROM psp_attempt a JOIN orders o ON o.id = a.order_id WHERE o.order_ref = :ref")
+                .param("ref", order.orderRef()).query(Long.class).single()).as("attempts of the order").isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("PSP_PROVIDER=stripe: the straggler poll reads a session left PROCESSING past the grace and books it paid")
+    void theStragglerPollBooksAPaidSessionAtStripe() {
+        Shop shop = new Shop(http());
+        var order = shop.createOrder("12.50", "EUR");
+        String sessionId = "cs_straggler_" + System.nanoTime();
+        psp.stubFor(post(SESSIONS).willReturn(okJson(session(sessionId, "ref", "open"))));
+        assertThat(shop.checkout(order.orderRef()).status()).isBetween(200, 201);
+        String reference = (String) attempt(order.orderRef()).get("reference_id");
+        assertThat(shop.order(order.orderRef()).json().path("status").asString()).isEqualTo("PROCESSING");
+        // its webhook was lost; the order has been PROCESSING for an hour
+        jdbc.sql("UPDATE orders SET updated_at = updated_at - interval '1 hour' WHERE order_ref = :ref")
+                .param("ref", order.orderRef()).update();
+        String intentId = "pi_straggler_" + System.nanoTime();
+        psp.stubFor(get(urlPathEqualTo(SESSIONS + "/" + sessionId)).willReturn(okJson(StripePaymentEvents.session(
+                sessionId, intentId, reference, order.orderRef(), "complete", "paid", 1250))));
+        psp.stubFor(get(urlPathEqualTo("/v1/payment_intents/" + intentId)).willReturn(okJson(
+                StripePaymentEvents.paymentIntent(intentId, reference, order.orderRef(), "succeeded", 1250,
+                        "automatic_async"))));
+
+        polls.run("straggler-poll");
+
+        Response view = shop.order(order.orderRef());
+        assertThat(view.json().path("status").asString()).as(view.body()).isEqualTo("PAID");
+        assertThat(view.json().path("paidAmount").asString()).isEqualTo("12.50");
+        assertThat(view.json().path("pspPaymentId").asString()).isEqualTo(intentId);
+        assertThat(psp.findAll(postRequestedFor(urlPathEqualTo(SESSIONS)))).as("the poll only reads").hasSize(1);
     }
 }
