@@ -16,6 +16,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.StatementTrace;
@@ -51,6 +52,9 @@ class RefundPollStatementBudgetIntegrationTests extends IntegrationTest {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    TransactionTemplate transactions;
 
     @Autowired
     Polls polls;
@@ -107,15 +111,24 @@ class RefundPollStatementBudgetIntegrationTests extends IntegrationTest {
         doneRefund(orderId, ref, "COMPLETED");
     }
 
-    /** Abandoned an hour ago (its reservation released), never asked about since. */
+    /**
+     * Abandoned an hour ago (its reservation released), never asked about since: seeded as the abandon
+     * writes it, the refund's move to FAILED and the order's release in one transaction (the database lets
+     * an order's refunded_amount fall only by what its refunds moved to FAILED in that transaction).
+     */
     void abandonedRefund(long orderId, String ref) {
-        jdbc.sql("UPDATE orders SET refunded_amount = 0 WHERE id = :o").param("o", orderId).update();
-        jdbc.sql("""
-                INSERT INTO psp_refund_attempt (order_id, refund_key, reference_id, amount, currency, state, error_code,
-                                                requested_by, abandoned_by, abandoned_at, updated_at)
-                VALUES (:o, 'k', :ref, 12.00, 'EUR', 'FAILED', 'abandoned', 'admin', 'admin',
-                        now() - interval '1 hour', now() - interval '1 hour')""").param("o", orderId).param("ref", ref)
-                .update();
+        transactions.executeWithoutResult(status -> {
+            jdbc.sql("""
+                    INSERT INTO psp_refund_attempt (order_id, refund_key, reference_id, amount, currency, state,
+                                                    requested_by)
+                    VALUES (:o, 'k', :ref, 12.00, 'EUR', 'UNKNOWN', 'admin')""").param("o", orderId).param("ref", ref)
+                    .update();
+            jdbc.sql("""
+                    UPDATE psp_refund_attempt SET state = 'FAILED', error_code = 'abandoned', abandoned_by = 'admin',
+                           abandoned_at = now() - interval '1 hour', updated_at = now() - interval '1 hour'
+                     WHERE reference_id = :ref""").param("ref", ref).update();
+            jdbc.sql("UPDATE orders SET refunded_amount = 0 WHERE id = :o").param("o", orderId).update();
+        });
     }
 
     @Test
