@@ -248,7 +248,7 @@ class ArchitectureTests {
                 .check(MAIN);
     }
 
-    /** Issue 15 item 6: the compile-time half of deny by default ({@code AccessInterceptor} is the run-time half). */
+    /** The compile-time half of deny by default ({@code AccessInterceptor} is the run-time half). */
     @Test
     void everyMappingNamesWhoMayCallIt() {
         methods().that().areMetaAnnotatedWith(RequestMapping.class)

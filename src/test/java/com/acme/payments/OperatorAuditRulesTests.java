@@ -33,7 +33,7 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 
 /**
- * Issue 22 item 2: the operator audit is declared. Every handler an admin key may call to change state
+ * The operator audit is declared. Every handler an admin key may call to change state
  * carries {@link Audited}, hands its {@link OperatorNote} over once its preconditions hold, and only the
  * audit interceptor writes the trail.
  */

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Conventions 3a: each table has one owning feature, and one Store of it writes the table (issue 22 item 2:
- * one writer per table, so a table's writes, their fences and row counts are read in one class). Tables come
- * from the Flyway migrations ({@code CREATE TABLE}); uses are found by scanning every
+ * Conventions 3a: each table has one owning feature, and one Store of it writes the table (one writer per
+ * table, so a table's writes, their fences and row counts are read in one class). Tables come from the
+ * Flyway migrations ({@code CREATE TABLE}); uses are found by scanning every
  * {@code static final String} SQL constant in src/main/java: after UPDATE, INSERT INTO or DELETE FROM the
  * table is written, after FROM or JOIN it is read. Another Store or feature that must change a table calls
  * the owner's method instead. A read by a Store that does not own the table is allowed only where
@@ -52,14 +52,14 @@ class TableOwnershipTests {
             // the sweep's claim returns each attempt with its order's part of the create, which the reconcile
             // rebuilds (one read per batch in the claim, not one per attempt)
             "AttemptStore.CLAIM_UNKNOWN -> orders",
-            // the same for the abandoned-attempt watch's claim (issue 25: was one order read per watched attempt)
+            // the same for the abandoned-attempt watch's claim (was one order read per watched attempt)
             "AttemptStore.CLAIM_ABANDONED -> orders",
             // a refund's reconcile rebuilds its create: the order's reference and the payment it was sent against
             "RefundStore.PARENT -> orders", "RefundStore.PARENT -> duplicate_charge",
             "RefundStore.CHARGE_OF_PAYMENT -> duplicate_charge",
             // the same, returned by the refund sweep's claim for every claimed row (one read per batch)
             "RefundStore.CLAIM_UNKNOWN -> orders", "RefundStore.CLAIM_UNKNOWN -> duplicate_charge",
-            // and by the refund straggler poll's claim (issue 25: was one read per abandoned refund asked about)
+            // and by the refund straggler poll's claim (was one read per abandoned refund asked about)
             "RefundStore.CLAIM_NOT_FINAL -> orders", "RefundStore.CLAIM_NOT_FINAL -> duplicate_charge",
             "RefundStore.CLAIMED_WITH_PARENT -> orders", "RefundStore.CLAIMED_WITH_PARENT -> duplicate_charge",
             "DuplicateChargeStore.NEVER_REFUNDED -> orders",

@@ -371,7 +371,7 @@ class ServiceBenchmark {
             return true;
         });
         String cpuLine = end(jfrName);
-        // the JIT's and GC's share beside the request threads' (issue 25's second profile)
+        // the JIT's and GC's share beside the request threads'
         cpuLine += "\n  " + target.name + " by thread, ms per op: " + byThread(ticksBefore, threadTicks(target.pid()),
                 run.done());
         long threadsAfter = target.threads();

@@ -25,7 +25,7 @@ import com.acme.payments.sweep.DatabaseGauges;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Issue 24 item 3: the gauge behind {@code OperationUnknownTooLong} counts a capture left UNKNOWN (and
+ * The gauge behind {@code OperationUnknownTooLong} counts a capture left UNKNOWN (and
  * not the voids), and the counter behind {@code PspErrors} tells a timeout from an error from an answer.
  */
 class OperationAndPspCallMetricsIntegrationTests extends IntegrationTest {

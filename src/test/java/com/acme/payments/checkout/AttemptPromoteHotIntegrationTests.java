@@ -16,7 +16,7 @@ import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 
 /**
- * Issue 25: the webhook promotes a READY attempt again (same state, same payment, no redirect). Such an update
+ * The webhook promotes a READY attempt again (same state, same payment, no redirect). Such an update
  * changes no indexed column, so it is HOT: no new entry in any of the table's seven indexes. It only is while it
  * leaves updated_at alone, which psp_attempt_unresolved keys on. Counted by pg_stat_xact_user_tables, which shows
  * the current transaction's own writes at once.

@@ -34,7 +34,7 @@ class CheckoutPollStatementBudgetIntegrationTests extends IntegrationTest {
     private static final long STRAGGLER_COMMITS_PER_BATCH = 2;
     /**
      * Per straggler the PSP shows COMPLETED: one transaction (attempt promote, order PAID, order_paid row,
-     * COMMIT). Issue 25: was 7, the order read before the ask and again after it, and the order's latest
+     * COMMIT). Was 7, the order read before the ask and again after it, and the order's latest
      * attempt read on its own; the claim now returns the order and one read per batch its latest attempt, and
      * whether the order moved is the apply's answer.
      */
@@ -42,7 +42,7 @@ class CheckoutPollStatementBudgetIntegrationTests extends IntegrationTest {
     private static final long STRAGGLER_COMMITS_PER_ROW = 1;
     /**
      * Per straggler the PSP still shows PENDING (an order that stays PROCESSING, asked about every grace period):
-     * nothing. Issue 25: was 6, the three reads above and a transaction that wrote nothing new (the READY
+     * nothing. Was 6, the three reads above and a transaction that wrote nothing new (the READY
      * attempt's promote, the order's move from AWAITING_PAYMENT matching no row, COMMIT).
      */
     private static final long STRAGGLER_PER_PENDING_ROW = 0;
@@ -50,7 +50,7 @@ class CheckoutPollStatementBudgetIntegrationTests extends IntegrationTest {
     /** The abandoned-attempt watch's claim (one UPDATE … RETURNING with its order's part, its COMMIT). */
     private static final long WATCH_PER_BATCH = 2;
     private static final long WATCH_COMMITS_PER_BATCH = 1;
-    /** Per abandoned attempt the PSP shows nothing: no statement (issue 25: was 1, the order read for the ask). */
+    /** Per abandoned attempt the PSP shows nothing: no statement (was 1, the order read for the ask). */
     private static final long WATCH_PER_ROW = 0;
 
     @Autowired

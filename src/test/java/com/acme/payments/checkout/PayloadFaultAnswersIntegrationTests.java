@@ -32,7 +32,7 @@ import com.acme.payments.sweep.Sweeps;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Issue 21 item 1, the look-up side: a PSP answer holding a value we cannot book is never applied. The row
+ * The look-up side: a PSP answer holding a value we cannot book is never applied. The row
  * that asked stays open for the next pass, the fault is counted, nothing answers 500; the next good answer
  * settles it.
  */

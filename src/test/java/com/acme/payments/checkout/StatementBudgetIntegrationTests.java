@@ -41,7 +41,7 @@ class StatementBudgetIntegrationTests extends IntegrationTest {
     /**
      * Per UNKNOWN attempt the PSP shows COMPLETED: one fenced transaction: lease lock, promote, PAID move,
      * {@code order_paid} insert, COMMIT. The reconcile's request is rebuilt from what the claim returned
-     * (the order's part included), so no read of its own (issue 25: was 6, the order read).
+     * (the order's part included), so no read of its own (was 6, the order read).
      */
     private static final long SWEEP_PER_ATTEMPT = 5;
     private static final long SWEEP_COMMITS_PER_PASS = 4;

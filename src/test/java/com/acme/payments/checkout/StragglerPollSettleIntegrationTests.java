@@ -17,7 +17,7 @@ import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.sweep.Polls;
 
 /**
- * Issue 25: the straggler poll asks about each claimed order from the claim's batch read, and opens no
+ * The straggler poll asks about each claimed order from the claim's batch read, and opens no
  * transaction when the PSP still shows the payment under way as the order has it. A change the PSP shows is
  * still applied; an unchanged answer leaves the rows as they were (not even a new row version).
  */

@@ -41,7 +41,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Issue 21 items 3 and 4, from outside: a report contradicting a final truth changes nothing, is answered
+ * From outside: a report contradicting a final truth changes nothing, is answered
  * {@code ignored} and is listed by {@code GET /api/admin/discrepancies} once, counted once and sent once;
  * an over-refund and an unrefunded second charge are listed too.
  */

@@ -40,7 +40,7 @@ import com.acme.payments.support.Shop;
 import com.acme.payments.support.TestDatabase;
 
 /**
- * Issue 24 item 6, as a rolling deploy onto an empty database meets it: three instances start at the same
+ * As a rolling deploy onto an empty database meets it: three instances start at the same
  * moment, Flyway migrates once (its lock makes the other two wait and find the schema up to date), and
  * every instance then serves requests while connecting as a role that owns nothing — the migrations run as
  * their own user ({@code spring.flyway.user} / {@code password}), the pool as a member of an application

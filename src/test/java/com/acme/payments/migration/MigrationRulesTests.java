@@ -36,7 +36,7 @@ class MigrationRulesTests {
     private static final int LAST_GRANDFATHERED = 316;
 
     /**
-     * Written before these rules (issue 21) and applied to every database since: they are not checked, and
+     * Written before these rules and applied to every database since: they are not checked, and
      * they may never change (Flyway refuses a changed checksum where they ran, and an edit would not run where
      * they had). The digest pins each file; the reason says which rules it breaks and why that is let stand.
      */
@@ -51,7 +51,7 @@ class MigrationRulesTests {
             Map.entry(250, new Grandfathered("8d0cc99745812f18", "ALTER TABLE outbox without lock_timeout")),
             Map.entry(312, new Grandfathered("2710cbb35d39ef9a", "ALTER TABLE outbox_dedup without lock_timeout")),
             Map.entry(313, new Grandfathered("1520c193985f3062",
-                    "issue 21's finding: re-adds the inbox CHECK without NOT VALID (a scan of the largest table "
+                    "an earlier finding: re-adds the inbox CHECK without NOT VALID (a scan of the largest table "
                             + "under an exclusive lock) and builds psp_refund_not_final without CONCURRENTLY; "
                             + "already applied, so left as it is, and its refunds' psp_state backfilled by V325")),
             Map.entry(314, new Grandfathered("698880d83ef6ecc4", "creates new tables only")),
@@ -98,7 +98,7 @@ class MigrationRulesTests {
     }
 
     @Test
-    @DisplayName("the rules catch what issue 21 found in V313")
+    @DisplayName("the rules catch what was found in V313")
     void theRulesCatchV313() throws IOException {
         Migration v313 = migrations().stream().filter(m -> m.version() == 313).findFirst().orElseThrow();
         List<String> findings = MigrationRules.check(v313.name(), v313.sql(), v313.nonTransactional());

@@ -24,7 +24,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The shape of the ops files (issue 11 item 2): every alert has a {@code for:} and a runbook section,
+ * The shape of the ops files: every alert has a {@code for:} and a runbook section,
  * the dashboard parses and reads only the provisioned datasource. That the metrics they name exist is
  * {@link OpsMetricsIntegrationTests}.
  */
@@ -65,7 +65,7 @@ class OpsFilesTests {
                 "payments_inbox_unprocessed_oldest_age_seconds", "stripe_webhook_events_total",
                 "stripe_claim_takeovers_total", "payments_job_failures_total",
                 "tasks_scheduled_execution_seconds_count", "up",
-                // issue 24: every stuck state and every failure
+                // Every stuck state and every failure
                 "payments_operations_unknown_oldest_age_seconds",
                 "payments_duplicate_charges_unrefunded_oldest_age_seconds", "payments_discrepancies_total",
                 "payments_refunds_total", "payments_duplicate_refunds_total",

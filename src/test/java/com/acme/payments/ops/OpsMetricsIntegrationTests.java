@@ -33,7 +33,7 @@ import com.acme.payments.support.Shop;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Issue 11 item 2: every metric the Grafana dashboard and the alert rules read exists in a real scrape of
+ * Every metric the Grafana dashboard and the alert rules read exists in a real scrape of
  * {@code /actuator/prometheus}. Meters registered at start are there at once; the few that appear with
  * their first event (outbox deliveries and latency, HTTP client and server timers) get that event first:
  * a checkout, its webhook and the relay's delivery — the demo flow the packaged-jar smoke test also runs.

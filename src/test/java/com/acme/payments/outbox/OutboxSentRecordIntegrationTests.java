@@ -66,7 +66,7 @@ class OutboxSentRecordIntegrationTests extends OutboxIntegrationTest {
     }
 
     /**
-     * Issue 25: a batch's acceptances go in one write, but not only at the batch's end: while one call
+     * A batch's acceptances go in one write, but not only at the batch's end: while one call
      * is still under way, the 2xx that came in meanwhile are recorded every {@code record-within} (the
      * resend window stays bounded, docs/outbox.md).
      */

@@ -11,8 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Issue 13 item 5 (docs/outbox.md, "Ordering"; docs/http-api.md, "Effects to sinks"):
- * ordering is per aggregate AND sink. On an instance without {@code CONVERSION_SINK_URL}, the conversion
+ * Ordering (docs/outbox.md; docs/api.md): ordering is per aggregate AND sink. On an instance without {@code CONVERSION_SINK_URL}, the conversion
  * rows of a subscription wait, and its notices go out anyway, in their order; once a relay that knows
  * the conversion sink runs, the conversions follow in theirs.
  */

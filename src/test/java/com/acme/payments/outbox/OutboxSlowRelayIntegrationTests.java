@@ -29,7 +29,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Issue 12, the interleaving the loaded chaos run found: relay A sends an effect and is slow — its
+ * The interleaving the loaded chaos run found: relay A sends an effect and is slow — its
  * lease runs out while the call is in flight, or its "sent" write fails again and again — and relay B,
  * seeing an expired lease, took the key over and sent the effect a second time. Two instances (two
  * application contexts, one database, each with its own relay session), a sink that holds A's call

@@ -25,7 +25,7 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 
 /**
- * Issue 11 item 6: one request can be followed across the system. The trace id the service logs for an
+ * One request can be followed across the system. The trace id the service logs for an
  * inbound request is the one in the {@code traceparent} it sends on: to the PSP during the checkout, and
  * to the sink when the relay later delivers the effect that request committed (another thread, and
  * possibly another instance: the trace travels in the outbox row).

@@ -25,7 +25,7 @@ import com.acme.payments.support.Http;
 import com.acme.payments.support.OpsQueries;
 
 /**
- * The artifact we ship, started from the outside (issue 11 item 1): {@code java -jar target/payments-*.jar}
+ * The artifact we ship, started from the outside: {@code java -jar target/payments-*.jar}
  * with a production-like environment — no profile, no development secrets, every variable of the contract,
  * the actuator on its own management port — against this run's fresh test database, and the PSP simulator
  * started from its own jar the way its image starts it. The demo flow runs over HTTP, the dashboards' and

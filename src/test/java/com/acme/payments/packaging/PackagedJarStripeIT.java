@@ -18,7 +18,7 @@ import com.acme.payments.support.TestDatabase;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The jar we ship with {@code PSP_PROVIDER=stripe} (issue 23, done-when item 1 and item 6): two
+ * The jar we ship with {@code PSP_PROVIDER=stripe}: two
  * {@code java -jar target/payments-*.jar} processes on one database, in the production environment
  * (no profile, no development secrets, none of the three Gateway {@code PSP_*} settings, which stripe
  * does not need) with {@code PAYMENTS_STRIPE_CAPTURE_METHOD=manual}, against the simulator's jar with

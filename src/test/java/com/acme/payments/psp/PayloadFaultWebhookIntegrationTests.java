@@ -30,7 +30,7 @@ import com.acme.payments.support.Shop;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Issue 21 item 1, the webhook side: a signed webhook holding a value we cannot book never reaches a
+ * The webhook side: a signed webhook holding a value we cannot book never reaches a
  * constraint. 200 {@code unknown_payment}, the receipt stored and open with its fault, the order untouched,
  * and the replay job later applies the PSP's good truth.
  */

@@ -34,18 +34,18 @@ class RefundPollStatementBudgetIntegrationTests extends IntegrationTest {
     private static final long PER_BATCH = 2;
     private static final long COMMITS_PER_BATCH = 1;
     /**
-     * Per DONE refund the PSP still shows PENDING: nothing (issue 25: was 4, a transaction that wrote nothing:
+     * Per DONE refund the PSP still shows PENDING: nothing (was 4, a transaction that wrote nothing:
      * the settle's UPDATE, the PSP state's UPDATE, the refund read, COMMIT).
      */
     private static final long PER_PENDING_REFUND = 0;
     /**
-     * Per DONE refund the PSP now shows COMPLETED: one transaction (its PSP state's UPDATE, COMMIT). Issue 25:
+     * Per DONE refund the PSP now shows COMPLETED: one transaction (its PSP state's UPDATE, COMMIT). It
      * was 3, an UPDATE of an open refund first, which never matches a refund read DONE.
      */
     private static final long PER_COMPLETED_REFUND = 2;
     private static final long COMMITS_PER_COMPLETED_REFUND = 1;
     /**
-     * Per abandoned refund the PSP shows nothing: nothing (issue 25: was 2, the read of what it was sent
+     * Per abandoned refund the PSP shows nothing: nothing (was 2, the read of what it was sent
      * against in a read-only transaction of its own).
      */
     private static final long PER_ABANDONED_REFUND = 0;

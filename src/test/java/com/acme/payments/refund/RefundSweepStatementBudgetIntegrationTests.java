@@ -33,7 +33,7 @@ class RefundSweepStatementBudgetIntegrationTests extends IntegrationTest {
     private static final long COMMITS_PER_PASS = 2;
     /**
      * Per UNKNOWN refund the PSP shows COMPLETED: one fenced transaction (lease lock, the refund DONE, COMMIT;
-     * its amount was reserved at the claim). What the create was sent against comes with the claim (issue 25:
+     * its amount was reserved at the claim). What the create was sent against comes with the claim (it
      * was 5 and 2 commits, the read of the refund's order and charge in a read-only transaction of its own).
      */
     private static final long PER_REFUND = 3;

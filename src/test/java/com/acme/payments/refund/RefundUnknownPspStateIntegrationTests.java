@@ -23,7 +23,7 @@ import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 
 /**
- * Issue 21 item 8: a DONE refund whose PSP state was never learnt (psp_state NULL, as every refund made
+ * A DONE refund whose PSP state was never learnt (psp_state NULL, as every refund made
  * before V313 that V325 could not backfill) is asked about for payments.refunds.abandoned-watch after its
  * last change, then no more: a PSP that has purged it would otherwise be asked for ever.
  */

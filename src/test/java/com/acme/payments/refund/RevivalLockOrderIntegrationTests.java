@@ -31,7 +31,7 @@ import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 
 /**
- * Issue 21 item 6, lock order: reviving an abandoned refund the PSP made after all, from the sweep (under
+ * Lock order: reviving an abandoned refund the PSP made after all, from the sweep (under
  * its lease) and from a webhook at the same moment. Each path runs in its own thread and transaction through
  * the real proxied beans. The sweep's thread is held just before it asks for the order's lock, while it
  * holds the refund row; the webhook then runs until it waits for a lock. With one lock order (refund row,

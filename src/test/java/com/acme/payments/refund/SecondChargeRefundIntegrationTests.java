@@ -45,7 +45,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Issue 21 item 2: a second charge's refund is a refund like an order's — listed while open, abandoned
+ * A second charge's refund is a refund like an order's — listed while open, abandoned
  * after the PSP was asked once more, its PSP state shown and polled, a late decline failing it with a
  * {@code refund_failed} effect, and the charge refundable again afterwards; exactly one PSP POST per refund.
  */

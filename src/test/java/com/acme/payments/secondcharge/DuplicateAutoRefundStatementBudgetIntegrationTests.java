@@ -33,14 +33,14 @@ class DuplicateAutoRefundStatementBudgetIntegrationTests extends IntegrationTest
 
     /**
      * The claim: one read of charges without a refund, in autocommit: still a transaction of its own, without
-     * the COMMIT round trip (issue 25: was a read-only transaction, one statement more per batch).
+     * the COMMIT round trip (was a read-only transaction, one statement more per batch).
      */
     private static final long PER_BATCH = 1;
     private static final long COMMITS_PER_BATCH = 1;
     /**
      * Per charge the PSP refunds at once (COMPLETED): the claim's transaction (order lock, live-refund read,
      * insert, COMMIT), the settle's (the refund DONE, COMMIT), then the refund read for the answer (its own
-     * read-only transaction, COMMIT). Issue 25: what the refund is sent against is the charge the claim
+     * read-only transaction, COMMIT). What the refund is sent against is the charge the claim
      * returned, no longer read in a read-only transaction of its own (was 10 statements and 4 commits).
      */
     private static final long PER_CHARGE = 8;

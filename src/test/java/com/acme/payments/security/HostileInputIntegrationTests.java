@@ -29,7 +29,7 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 
 /**
- * Issue 8 part 2: hostile input on every endpoint. Bodies come from jqwik generators (fixed seed, bounded
+ * Hostile input on every endpoint. Bodies come from jqwik generators (fixed seed, bounded
  * count), sent over a raw socket so any path or header byte goes through. Every answer must be a 4xx
  * {@code application/problem+json} without a stack trace, class name, SQL or secret; no row of the money
  * tables may change; no PSP call may be made; and the service must still answer its health check.

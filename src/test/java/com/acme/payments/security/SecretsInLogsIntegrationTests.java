@@ -24,7 +24,7 @@ import com.acme.payments.support.PspFixtures;
 import com.acme.payments.support.Shop;
 
 /**
- * Issue 8 part 3: no secret in the logs. A run of representative calls (orders, checkout with the PSP's
+ * No secret in the logs. A run of representative calls (orders, checkout with the PSP's
  * bearer, refunds, signed and badly signed webhooks of both providers, 401s and 403s, a 500-free fuzz of
  * headers) is captured, then searched for every configured key, every client token handed out and every
  * Authorization / Signature / Stripe-Signature value sent.

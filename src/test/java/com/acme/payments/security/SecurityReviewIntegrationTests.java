@@ -15,7 +15,7 @@ import com.acme.payments.common.web.Secrets;
 import com.acme.payments.support.IntegrationTest;
 import com.acme.payments.support.Shop;
 
-/** Issue 8 part 3: client tokens stored hashed only; the actuator shows health and prometheus only. */
+/** Client tokens stored hashed only; the actuator shows health and prometheus only. */
 class SecurityReviewIntegrationTests extends IntegrationTest {
 
     @Autowired

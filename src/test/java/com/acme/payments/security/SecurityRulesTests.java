@@ -20,7 +20,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 
-/** Issue 8 part 3: the code-level security rules that a scan can keep true. */
+/** The code-level security rules that a scan can keep true. */
 class SecurityRulesTests {
 
     private static final JavaClasses MAIN = new ClassFileImporter()

@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * PSP payment objects holding one value we cannot book, one per fault class (issue 21 item 1), in the
+ * PSP payment objects holding one value we cannot book, one per fault class, in the
  * PSP's own shape: for signed webhooks and for look-up answers alike.
  */
 public final class PayloadFaults {

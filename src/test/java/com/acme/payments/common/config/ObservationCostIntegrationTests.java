@@ -25,7 +25,7 @@ import io.opentelemetry.sdk.trace.ReadableSpan;
 import io.opentelemetry.sdk.trace.SpanProcessor;
 
 /**
- * Issue 25, what the observations cost without changing a series the dashboard or the alert rules read: a health
+ * What the observations cost without changing a series the dashboard or the alert rules read: a health
  * check or a scrape costs no span but keeps its {@code http_server_requests} series (the dashboard's
  * requests-by-status panel sums every URI); an observation keeps its timer, not the long-task timer beside it. A
  * span processor of the test's own records what ends.

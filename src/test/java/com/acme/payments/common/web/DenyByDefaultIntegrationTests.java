@@ -16,7 +16,7 @@ import com.acme.payments.common.web.Allow.Role;
 import com.acme.payments.support.Http;
 import com.acme.payments.support.IntegrationTest;
 
-/** Issue 15 item 6: a mapping nobody wrote an access rule for is closed, whoever calls. */
+/** A mapping nobody wrote an access rule for is closed, whoever calls. */
 class DenyByDefaultIntegrationTests extends IntegrationTest {
 
     static final AtomicInteger CALLS = new AtomicInteger();

@@ -30,7 +30,7 @@ import com.acme.payments.support.Shop;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Stripe as the PSP, its webhooks (issue 23 items 4 and 6): the events of our own payments arrive at the
+ * Stripe as the PSP, its webhooks: the events of our own payments arrive at the
  * one Stripe endpoint, through the same signature check and claim as billing's, and move attempts, orders
  * and refunds through the Gateway webhook's own path, once, delivered late, twice and out of order.
  * Checkout and refund creates go through the Stripe adapter to the WireMock stand-in of Stripe's API: an
