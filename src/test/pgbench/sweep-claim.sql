@@ -23,4 +23,4 @@ UPDATE psp_payment_operation SET lease_version = lease_version + 1, updated_at =
  WHERE id IN (SELECT id FROM psp_payment_operation
                WHERE state = 'UNKNOWN' AND (lease_until IS NULL OR lease_until <= now())
                ORDER BY updated_at LIMIT :batch FOR UPDATE SKIP LOCKED)
-RETURNING id, order_id, kind, state, psp_payment_id, lease_version;
+RETURNING id, order_id, kind, state, psp_payment_id, lease_version, amount, idempotency_key;

@@ -19,6 +19,7 @@ import com.acme.payments.sweep.SweepJob;
 import com.acme.payments.sweep.SweepProperties;
 import com.acme.payments.sweep.Unclassified;
 
+import java.math.BigDecimal;
 import java.util.Optional;
 
 import org.slf4j.Logger;
@@ -57,19 +58,36 @@ public class CaptureOrchestrator implements Resolver<Operation> {
         return new SweepJob<>("operation-sweep", "checkout", operations, null);
     }
 
-    void perform(Order order, Operation.Kind kind, String actor) {
+    /**
+     * Captures ({@code amount} null: all that is authorized) or voids. A repeat under the caller's {@code key}
+     * answers what the first answered, whatever the order's status now; the same key for another request is
+     * refused. The amount is fixed with the operation at the claim: whoever settles it acts on that one.
+     */
+    void perform(Order order, Operation.Kind kind, String actor, BigDecimal amount, String key) {
+        Optional<Operation> earlier = key == null ? Optional.empty() : operations.byKey(order.id(), key);
+        if (earlier.isPresent()) {
+            replay(earlier.get(), kind, amount);
+            return;
+        }
         if (order.status() != OrderStatus.AUTHORIZED || order.pspPaymentId() == null) {
             throw new OrderNotAuthorized(order.orderRef(), order.status().name());
         }
-        OperationStore.Claim claim = operations.claim(order.id(), kind, order.pspPaymentId(), actor);
+        if (amount != null && amount.compareTo(order.amount()) > 0) {
+            throw new CaptureExceedsAuthorized(amount, order);
+        }
+        OperationStore.Claim claim = operations.claim(order.id(), kind, order.pspPaymentId(), actor, amount, key);
         Operation operation = claim.operation();
         if (!claim.owner()) {
-            settleOrAnswerUnknown(operation);
+            if (key != null && key.equals(operation.idempotencyKey())) {
+                replay(operation, kind, amount);
+            } else {
+                settleOrAnswerUnknown(operation);
+            }
             return;
         }
         PspPayment payment;
         try {
-            payment = kind == Operation.Kind.CAPTURE ? psp.capture(operation.pspPaymentId(), null, operation.referenceId())
+            payment = kind == Operation.Kind.CAPTURE ? psp.capture(operation.pspPaymentId(), operation.amount(), operation.referenceId())
                     : psp.voidPayment(operation.pspPaymentId(), operation.referenceId());
         } catch (PspRejected rejected) {
             operations.settle(operation.id(), false, rejected.errorCode(), rejected.getMessage());
@@ -111,9 +129,35 @@ public class CaptureOrchestrator implements Resolver<Operation> {
                 : applier.apply(operation, payment.get()) ? Outcome.RESOLVED : Outcome.STILL_UNKNOWN);
     }
 
+    /** The first answer again: the order's view once done, its refusal once failed, still unknown while open. */
+    private void replay(Operation operation, Operation.Kind kind, BigDecimal amount) {
+        if (!operation.sameRequest(kind, amount)) {
+            throw new IdempotencyKeyReused();
+        }
+        settleOrAnswerUnknown(operation);
+        Operation settled = operation.isOpen() ? operations.find(operation.id()) : operation;
+        if ("FAILED".equals(settled.state())) {
+            throw new PspRejectedProblem(null, operations.errorCode(settled.id()));
+        }
+    }
+
     private void settleOrAnswerUnknown(Operation operation) {
         if (operation.isOpen() && !resolve(operation)) {
             throw new PaymentOutcomeUnknownProblem(null, properties.retryAfter());
+        }
+    }
+
+    static final class CaptureExceedsAuthorized extends ApiProblem {
+        CaptureExceedsAuthorized(BigDecimal amount, Order order) {
+            super(ProblemType.CAPTURE_EXCEEDS_AUTHORIZED, "Cannot capture " + amount.toPlainString() + " of "
+                    + order.amount().toPlainString() + " " + order.currency() + " authorized for " + order.orderRef() + ".");
+        }
+    }
+
+    static final class IdempotencyKeyReused extends ApiProblem {
+        IdempotencyKeyReused() {
+            super(ProblemType.IDEMPOTENCY_KEY_REUSED,
+                    "This Idempotency-Key was used for another capture or void of this order; use a new key.");
         }
     }
 

@@ -1,5 +1,6 @@
 package com.acme.payments.capture;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -21,16 +22,22 @@ import com.acme.payments.sweep.Unresolved;
 public class OperationStore extends SweptStore<Operation> {
 
     private static final String CLAIM = """
-            INSERT INTO psp_payment_operation (order_id, kind, state, psp_payment_id, requested_by)
-            VALUES (:orderId, :kind, 'IN_FLIGHT', :paymentId, :actor)
-            ON CONFLICT (order_id) WHERE state IN ('IN_FLIGHT', 'UNKNOWN') DO NOTHING
-            RETURNING id, order_id, kind, state, psp_payment_id, lease_version
+            INSERT INTO psp_payment_operation (order_id, kind, state, psp_payment_id, requested_by, amount,
+                                               idempotency_key)
+            VALUES (:orderId, :kind, 'IN_FLIGHT', :paymentId, :actor, :amount, :key)
+            ON CONFLICT DO NOTHING
+            RETURNING id, order_id, kind, state, psp_payment_id, lease_version, amount, idempotency_key
             """;
     private static final String OPEN = """
-            SELECT id, order_id, kind, state, psp_payment_id, lease_version FROM psp_payment_operation
+            SELECT id, order_id, kind, state, psp_payment_id, lease_version, amount, idempotency_key FROM psp_payment_operation
              WHERE order_id = :orderId AND state IN ('IN_FLIGHT', 'UNKNOWN')
             """;
-    private static final String BY_ID = "SELECT id, order_id, kind, state, psp_payment_id, lease_version FROM psp_payment_operation WHERE id = :id";
+    private static final String BY_KEY = """
+            SELECT id, order_id, kind, state, psp_payment_id, lease_version, amount, idempotency_key FROM psp_payment_operation
+             WHERE order_id = :orderId AND idempotency_key = :key
+            """;
+    private static final String ERROR_CODE = "SELECT error_code FROM psp_payment_operation WHERE id = :id";
+    private static final String BY_ID = "SELECT id, order_id, kind, state, psp_payment_id, lease_version, amount, idempotency_key FROM psp_payment_operation WHERE id = :id";
     private static final String MARK_UNKNOWN = """
             UPDATE psp_payment_operation SET state = 'UNKNOWN', updated_at = now() WHERE id = :id AND state = 'IN_FLIGHT'
             """;
@@ -64,7 +71,7 @@ public class OperationStore extends SweptStore<Operation> {
              WHERE id IN (SELECT id FROM psp_payment_operation
                            WHERE state = 'UNKNOWN' AND (lease_until IS NULL OR lease_until <= now())
                            ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED)
-            RETURNING id, order_id, kind, state, psp_payment_id, lease_version
+            RETURNING id, order_id, kind, state, psp_payment_id, lease_version, amount, idempotency_key
             """;
     private static final String HOLD_LEASE = """
             SELECT id FROM psp_payment_operation WHERE id = :id AND lease_version = :version FOR UPDATE
@@ -89,7 +96,7 @@ public class OperationStore extends SweptStore<Operation> {
 
     private static final RowMapper<Operation> ROW = (rs, n) -> new Operation(rs.getLong("id"), rs.getLong("order_id"),
             Operation.Kind.valueOf(rs.getString("kind")), rs.getString("state"), rs.getString("psp_payment_id"),
-            rs.getLong("lease_version"));
+            rs.getLong("lease_version"), rs.getBigDecimal("amount"), rs.getString("idempotency_key"));
 
     private final JdbcClient jdbc;
 
@@ -98,13 +105,21 @@ public class OperationStore extends SweptStore<Operation> {
         this.jdbc = jdbc;
     }
 
-    /** Ours to call when a row comes back; otherwise the order's open operation, someone else's. */
-    Claim claim(long orderId, Operation.Kind kind, String paymentId, String actor) {
+    /**
+     * Ours to call when a row comes back; otherwise the operation of the same key (a concurrent repeat) or
+     * the order's open operation, someone else's. Either conflict, open row or key, inserts nothing.
+     */
+    Claim claim(long orderId, Operation.Kind kind, String paymentId, String actor, BigDecimal amount, String key) {
         for (int pass = 0; pass < 2; pass++) {
             Optional<Operation> inserted = jdbc.sql(CLAIM).param("orderId", orderId).param("kind", kind.name())
-                    .param("paymentId", paymentId).param("actor", actor).query(ROW).optional();
+                    .param("paymentId", paymentId).param("actor", actor).param("amount", amount).param("key", key)
+                    .query(ROW).optional();
             if (inserted.isPresent()) {
                 return new Claim(inserted.get(), true);
+            }
+            Optional<Operation> sameKey = key == null ? Optional.empty() : byKey(orderId, key);
+            if (sameKey.isPresent()) {
+                return new Claim(sameKey.get(), false);
             }
             Optional<Operation> open = jdbc.sql(OPEN).param("orderId", orderId).query(ROW).optional();
             if (open.isPresent()) {
@@ -112,6 +127,18 @@ public class OperationStore extends SweptStore<Operation> {
             }
         }
         throw new IllegalStateException("order " + orderId + ": no open operation after two claim passes");
+    }
+
+    /** The order's operation asked for under the caller's {@code key}, whatever its state. */
+    @Transactional(readOnly = true)
+    Optional<Operation> byKey(long orderId, String key) {
+        return jdbc.sql(BY_KEY).param("orderId", orderId).param("key", key).query(ROW).optional();
+    }
+
+    /** Why a FAILED operation failed (the PSP's code), for the answer to a repeat. */
+    @Transactional(readOnly = true)
+    String errorCode(long id) {
+        return jdbc.sql(ERROR_CODE).param("id", id).query(String.class).optional().orElse(null);
     }
 
     @Transactional(readOnly = true)
