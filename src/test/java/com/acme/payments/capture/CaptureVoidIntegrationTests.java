@@ -120,4 +120,18 @@ class CaptureVoidIntegrationTests extends IntegrationTest {
                 .isEqualTo(403);
         assertThat(call("no-such-order", "capture").status()).isEqualTo(404);
     }
+
+    @Test
+    @DisplayName("an Idempotency-Key with a control character or over 255 characters is 400 and calls nothing")
+    void badKeysAreRefused() {
+        String orderRef = authorizedOrder();
+        for (String key : new String[] { "cap\tkey", "k".repeat(256) }) {
+            Response refused = http().bearer(Shop.ADMIN_KEY).header("Idempotency-Key", key)
+                    .post("/api/orders/" + orderRef + "/capture", (String) null);
+            assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+            assertThat(refused.problemSlug()).isEqualTo("validation-failed");
+        }
+        assertThat(posts("/api/v1/payments/pay-" + orderRef + "/capture")).isZero();
+        assertThat(status(orderRef)).isEqualTo("AUTHORIZED");
+    }
 }
