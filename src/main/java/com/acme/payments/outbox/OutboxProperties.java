@@ -22,9 +22,10 @@ import org.springframework.validation.annotation.Validated;
  * @param batchSize rows claimed per poll
  * @param concurrency sink calls in flight at once per instance
  * @param lease how long a claimed row is hidden from other relays; at least twice one sink call
- * @param maxAttempts delivery attempts before a row is parked as dead
+ * @param maxAttempts delivery attempts before a row is parked as dead; 0: no count limit (the retry horizon rules)
  * @param backoff delay before the first retry (doubles per attempt, with jitter)
  * @param maxBackoff cap of the retry delay
+ * @param retryHorizon how long a failing delivery is retried, from its first failed try, before it is parked as dead
  * @param metricsRefresh refresh period of the outbox gauges (read from the database)
  * @param recordWithin longest wait between a sink's 2xx and the write that records it: a batch's
  *        acceptances are written together when its calls have all answered, and at least this often
@@ -39,9 +40,10 @@ public record OutboxProperties(@DefaultValue("true") Boolean enabled,
         @DefaultValue("100") @Min(1) @Max(1000) Integer batchSize,
         @DefaultValue("4") @Min(1) @Max(64) Integer concurrency,
         @DefaultValue("60s") @DurationMin(millis = 1) Duration lease,
-        @DefaultValue("10") @Min(1) Integer maxAttempts,
+        @DefaultValue("0") @Min(0) Integer maxAttempts,
         @DefaultValue("1s") @DurationMin(millis = 1) Duration backoff,
-        @DefaultValue("10m") @DurationMin(millis = 1) Duration maxBackoff,
+        @DefaultValue("1h") @DurationMin(millis = 1) Duration maxBackoff,
+        @DefaultValue("3d") @DurationMin(millis = 1) Duration retryHorizon,
         @DefaultValue("5s") @DurationMin(millis = 1) Duration metricsRefresh,
         @DefaultValue("100ms") @DurationMin(millis = 1) Duration recordWithin,
         @DefaultValue @Valid Sinks sinks, @DefaultValue @Valid Prune prune) {

@@ -74,6 +74,7 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
     private final OutboxProperties properties;
     private final Clock clock;
     private final RetrySchedule retries;
+    private final OutboxStore.GiveUp giveUp;
     private final SentRecorder sent;
     private final String owner;
     private final RelaySession session;
@@ -97,6 +98,7 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
         this.properties = properties;
         this.clock = clock;
         this.retries = new RetrySchedule(properties.backoff(), properties.maxBackoff(), RandomGenerator.getDefault());
+        this.giveUp = new OutboxStore.GiveUp(properties.maxAttempts(), properties.retryHorizon());
         this.session = new RelaySession(dataSource);
         this.sent = new SentRecorder(store, metrics, session, () -> stopping);
         this.owner = "relay-" + UUID.randomUUID().toString().substring(0, 8);
@@ -254,12 +256,12 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
 
     private void recordFailure(ClaimedEffect effect, String error) {
         int failures = effect.attempts() + 1;
-        OutboxStore.Failure recorded = store.markFailed(effect, error, retries.delayAfter(failures),
-                properties.maxAttempts());
+        OutboxStore.Failure recorded = store.markFailed(effect, error, retries.delayAfter(failures), giveUp);
         if (recorded == OutboxStore.Failure.DEAD) {
             metrics.record(effect.kind(), Result.DEAD);
-            log.error("outbox row {} ({}) is dead after {} attempts, last error: {}", effect.id(),
-                    effect.idempotencyKey(), failures, error);
+            log.error("outbox row {} ({}) is dead after {} attempts (retry horizon {}, max attempts {}), "
+                    + "last error: {}", effect.id(), effect.idempotencyKey(), failures, properties.retryHorizon(),
+                    properties.maxAttempts(), error);
         } else if (recorded == OutboxStore.Failure.RETRY_LATER) {
             metrics.record(effect.kind(), Result.FAILED);
             log.info("outbox row {} ({}) failed attempt {}: {}", effect.id(), effect.idempotencyKey(), failures,

@@ -170,15 +170,25 @@ public class OutboxStore {
 
     /**
      * The call failed: count the attempt, retry later or park dead (since now: what a bulk redrive's
-     * {@code deadSince} compares), and free the key for a retry.
+     * {@code deadSince} compares), and free the key for a retry. Dead once the row has failed for longer
+     * than the horizon, counted from its first failed try (not its creation: time spent waiting behind
+     * its stream or for a sink to be configured is not failing), or at {@code maxAttempts} when that is
+     * above 0.
      */
     private static final String MARK_FAILED = """
             WITH failed AS (
                 UPDATE outbox
                    SET attempts = attempts + 1,
                        last_error = :error,
-                       state = CASE WHEN attempts + 1 >= :maxAttempts THEN 'dead' ELSE 'pending' END,
-                       dead_at = CASE WHEN attempts + 1 >= :maxAttempts THEN now() END,
+                       first_failed_at = coalesce(first_failed_at, now()),
+                       state = CASE WHEN (:maxAttempts > 0 AND attempts + 1 >= :maxAttempts)
+                                      OR now() - coalesce(first_failed_at, now())
+                                         > make_interval(secs => :horizonSeconds)
+                                    THEN 'dead' ELSE 'pending' END,
+                       dead_at = CASE WHEN (:maxAttempts > 0 AND attempts + 1 >= :maxAttempts)
+                                        OR now() - coalesce(first_failed_at, now())
+                                           > make_interval(secs => :horizonSeconds)
+                                      THEN now() END,
                        next_attempt_at = now() + make_interval(secs => :delaySeconds),
                        lease_owner = NULL, lease_until = NULL
                  WHERE id = :id AND state = 'pending' AND lease_version = :leaseVersion
@@ -191,11 +201,11 @@ public class OutboxStore {
             SELECT state FROM failed
             """;
 
-    /** Only a dead row is re-driven: it starts again with a fresh attempt count, due now. */
+    /** Only a dead row is re-driven: it starts again with a fresh attempt count and horizon, due now. */
     private static final String REDRIVE = """
             UPDATE outbox
-               SET state = 'pending', attempts = 0, next_attempt_at = now(), redriven_at = now(), dead_at = NULL,
-                   lease_owner = NULL, lease_until = NULL
+               SET state = 'pending', attempts = 0, first_failed_at = NULL, next_attempt_at = now(),
+                   redriven_at = now(), dead_at = NULL, lease_owner = NULL, lease_until = NULL
              WHERE id = :id AND state = 'dead'
             """;
 
@@ -206,8 +216,8 @@ public class OutboxStore {
      */
     private static final String REDRIVE_MATCHING = """
             UPDATE outbox
-               SET state = 'pending', attempts = 0, next_attempt_at = now(), redriven_at = now(), dead_at = NULL,
-                   lease_owner = NULL, lease_until = NULL
+               SET state = 'pending', attempts = 0, first_failed_at = NULL, next_attempt_at = now(),
+                   redriven_at = now(), dead_at = NULL, lease_owner = NULL, lease_until = NULL
              WHERE state = 'dead'
                AND id IN (SELECT id FROM outbox
                            WHERE state = 'dead' AND id > :afterId
@@ -258,6 +268,13 @@ public class OutboxStore {
     /** How a failed delivery was recorded. */
     enum Failure {
         RETRY_LATER, DEAD, LEASE_LOST
+    }
+
+    /**
+     * When a failing row is parked dead: after failing for longer than {@code horizon}, or at
+     * {@code maxAttempts} attempts when that is above 0.
+     */
+    record GiveUp(int maxAttempts, Duration horizon) {
     }
 
     /** Which dead rows a bulk redrive takes: those of {@code kinds} (or of every kind) dead since then. */
@@ -399,12 +416,13 @@ public class OutboxStore {
 
     /** One statement, its own transaction ({@code SUPPORTS}, as {@link #markSent(List)}). */
     @Transactional(propagation = Propagation.SUPPORTS)
-    Failure markFailed(ClaimedEffect effect, String error, Duration retryDelay, int maxAttempts) {
+    Failure markFailed(ClaimedEffect effect, String error, Duration retryDelay, GiveUp giveUp) {
         List<String> states = jdbc.sql(MARK_FAILED)
                 .param("id", effect.id())
                 .param("leaseVersion", effect.leaseVersion())
                 .param("error", error)
-                .param("maxAttempts", maxAttempts)
+                .param("maxAttempts", giveUp.maxAttempts())
+                .param("horizonSeconds", seconds(giveUp.horizon()))
                 .param("delaySeconds", seconds(retryDelay))
                 .query(String.class)
                 .list();

@@ -92,7 +92,8 @@ class OutboxLeaseIntegrationTests extends OutboxIntegrationTest {
                         .toDeliver().stream().anyMatch(e -> e.idempotencyKey().equals(key)));
 
         assertThat(store.markSent(stale)).isEmpty();
-        assertThat(store.markFailed(stale, "HTTP 500", Duration.ofSeconds(1), MAX_ATTEMPTS))
+        assertThat(store.markFailed(stale, "HTTP 500", Duration.ofSeconds(1),
+                new OutboxStore.GiveUp(MAX_ATTEMPTS, Duration.ofDays(3))))
                 .isEqualTo(OutboxStore.Failure.LEASE_LOST);
         assertThat(store.release(stale)).isFalse();
         Map<String, Object> row = row(idOf(key));
