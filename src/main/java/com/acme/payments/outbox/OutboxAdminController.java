@@ -14,12 +14,14 @@ import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.acme.payments.common.web.Allow.Role;
@@ -47,7 +49,8 @@ import jakarta.validation.constraints.Size;
  * Operators' outbox endpoints (admin key): {@code GET /api/admin/outbox?state=dead} lists rows,
  * {@code POST /api/admin/outbox/{id}/redrive} puts a dead row back in line, {@code POST
  * /api/admin/outbox/redrive} puts every matching dead row back, {@code POST /api/admin/outbox/{id}/discard}
- * settles a dead row unsent so its stream goes on.
+ * settles a dead row unsent so its stream goes on, {@code POST /api/admin/outbox/{id}/resend} has a delivered
+ * row sent once more (same key, same body).
  */
 @RestController
 @Allow(Role.ADMIN)
@@ -114,6 +117,24 @@ class OutboxAdminController {
         return answer(row.id(), store.discard(row.id(), caller.actor(), request.reason()));
     }
 
+    @PostMapping("/api/admin/outbox/{id}/resend")
+    @Audited(action = "resend", target = "outbox:{id}")
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    @Operation(operationId = "resendOutboxRow",
+            summary = "Send a delivered outbox row once more, with its original Idempotency-Key and body")
+    @ApiResponse(responseCode = "202", description = "The row, pending again; the relay sends it")
+    @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.OUTBOX_ROW_NOT_SENT })
+    OutboxRow resend(Caller caller, @IdParameter OutboxAdminStore.Row row) {
+        caller.requireAdmin();
+        OperatorNote.NONE.asked();
+        OutboxAdminStore.RowChange result = store.resend(row.id());
+        if (result == OutboxAdminStore.RowChange.WRONG_STATE) {
+            throw new OutboxRowNotSent(row.id());
+        }
+        log.info("outbox row {} ({}) resent by {}", row.id(), row.idempotencyKey(), caller.actor());
+        return answer(row.id(), result);
+    }
+
     @PostMapping("/api/admin/outbox/redrive")
     @Audited(action = "redrive", target = "outbox:dead")
     @Operation(operationId = "redriveMatchingOutboxRows",
@@ -142,11 +163,11 @@ class OutboxAdminController {
         return new Redriven(redriven);
     }
 
-    private OutboxRow answer(long rowId, OutboxAdminStore.DeadRowChange result) {
-        if (result == OutboxAdminStore.DeadRowChange.NOT_FOUND) {
+    private OutboxRow answer(long rowId, OutboxAdminStore.RowChange result) {
+        if (result == OutboxAdminStore.RowChange.NOT_FOUND) {
             throw new Problems.NotFound("Outbox row");
         }
-        if (result == OutboxAdminStore.DeadRowChange.NOT_DEAD) {
+        if (result == OutboxAdminStore.RowChange.WRONG_STATE) {
             throw new OutboxRowNotDead(rowId);
         }
         metrics.refreshNow();
@@ -237,13 +258,13 @@ class OutboxAdminController {
     record OutboxRow(long id, String kind, String aggregateType, String aggregateId, String idempotencyKey,
             String state, String settledAs, int attempts, String lastError, Instant createdAt, Instant nextAttemptAt,
             Instant deliveredAt, Instant redrivenAt, Instant deadAt, Instant discardedAt, String discardedBy,
-            String discardReason) {
+            String discardReason, Instant firstFailedAt, Instant resentAt) {
 
         static OutboxRow of(OutboxAdminStore.Row row) {
             return new OutboxRow(row.id(), row.kind(), row.aggregateType(), row.aggregateId(), row.idempotencyKey(),
                     row.state(), row.settledAs(), row.attempts(), row.lastError(), row.createdAt(),
                     row.nextAttemptAt(), row.deliveredAt(), row.redrivenAt(), row.deadAt(), row.discardedAt(),
-                    row.discardedBy(), row.discardReason());
+                    row.discardedBy(), row.discardReason(), row.firstFailedAt(), row.resentAt());
         }
     }
 

@@ -13,7 +13,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The operators' view of the outbox: listing rows by state, and telling what a redrive or discard of one
- * dead row came to. It reads {@code outbox}; the writes are {@link OutboxStore}'s (the table's one writer),
+ * dead row, or a resend of one delivered row, came to. It reads {@code outbox}; the writes are {@link OutboxStore}'s (the table's one writer),
  * joined in this Store's transaction.
  */
 @Repository
@@ -23,7 +23,7 @@ class OutboxAdminStore {
     private static final String LIST = """
             SELECT id, kind, aggregate_type, aggregate_id, idempotency_key, state, settled_as, attempts, last_error,
                    created_at, next_attempt_at, delivered_at, redriven_at, dead_at, discarded_at, discarded_by,
-                   discard_reason
+                   discard_reason, first_failed_at, resent_at
               FROM outbox
              WHERE state = :state AND id > :afterId
              ORDER BY id
@@ -33,7 +33,7 @@ class OutboxAdminStore {
     private static final String FIND = """
             SELECT id, kind, aggregate_type, aggregate_id, idempotency_key, state, settled_as, attempts, last_error,
                    created_at, next_attempt_at, delivered_at, redriven_at, dead_at, discarded_at, discarded_by,
-                   discard_reason
+                   discard_reason, first_failed_at, resent_at
               FROM outbox
              WHERE id = :id
             """;
@@ -42,12 +42,12 @@ class OutboxAdminStore {
     record Row(long id, String kind, String aggregateType, String aggregateId, String idempotencyKey, String state,
             String settledAs, int attempts, String lastError, Instant createdAt, Instant nextAttemptAt,
             Instant deliveredAt, Instant redrivenAt, Instant deadAt, Instant discardedAt, String discardedBy,
-            String discardReason) {
+            String discardReason, Instant firstFailedAt, Instant resentAt) {
     }
 
-    /** What a change asked of one dead row came to. */
-    enum DeadRowChange {
-        DONE, NOT_DEAD, NOT_FOUND
+    /** What a change asked of one row came to: done, refused (the row is not dead, or not sent), or no row. */
+    enum RowChange {
+        DONE, WRONG_STATE, NOT_FOUND
     }
 
     private final JdbcClient jdbc;
@@ -74,19 +74,24 @@ class OutboxAdminStore {
     }
 
     /** The redrive and the look-up that tells a row that is not dead from a missing one: one transaction. */
-    DeadRowChange redrive(long id) {
+    RowChange redrive(long id) {
         return outcome(id, outbox.redrive(id));
     }
 
-    DeadRowChange discard(long id, String actor, String reason) {
+    RowChange discard(long id, String actor, String reason) {
         return outcome(id, outbox.discard(id, actor, reason));
     }
 
-    private DeadRowChange outcome(long id, boolean done) {
+    /** A delivered row sent once more (its own send, not a duplicate's settling); else why not. */
+    RowChange resend(long id) {
+        return outcome(id, outbox.resend(id));
+    }
+
+    private RowChange outcome(long id, boolean done) {
         if (done) {
-            return DeadRowChange.DONE;
+            return RowChange.DONE;
         }
-        return find(id).isPresent() ? DeadRowChange.NOT_DEAD : DeadRowChange.NOT_FOUND;
+        return find(id).isPresent() ? RowChange.WRONG_STATE : RowChange.NOT_FOUND;
     }
 
     private static Row row(ResultSet rs, int n) throws SQLException {
@@ -95,7 +100,8 @@ class OutboxAdminStore {
                 rs.getString("settled_as"), rs.getInt("attempts"), rs.getString("last_error"),
                 instant(rs, "created_at"), instant(rs, "next_attempt_at"), instant(rs, "delivered_at"),
                 instant(rs, "redriven_at"), instant(rs, "dead_at"), instant(rs, "discarded_at"),
-                rs.getString("discarded_by"), rs.getString("discard_reason"));
+                rs.getString("discarded_by"), rs.getString("discard_reason"), instant(rs, "first_failed_at"),
+                instant(rs, "resent_at"));
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -26,9 +26,12 @@ class OutboxStatsStore {
               FROM outbox
              WHERE state IN ('pending', 'dead', 'discarded')
             """;
-    /** The oldest pending row of each kind: pending rows only (the partial index), few kinds. */
+    /**
+     * The oldest pending row of each kind: pending rows only (the partial index), few kinds. A resent row
+     * waits since the operator asked, not since it was first written.
+     */
     private static final String OLDEST_PENDING = """
-            SELECT kind, extract(epoch FROM now() - min(created_at)) AS oldest_seconds
+            SELECT kind, extract(epoch FROM now() - min(coalesce(resent_at, created_at))) AS oldest_seconds
               FROM outbox WHERE state = 'pending' GROUP BY kind
             """;
 

@@ -23,7 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The one writer of {@code outbox} and {@code outbox_dedup} (TableOwnershipTests): the business write's
- * enqueue, the relay's claim and fenced settling writes, the operators' redrive and discard, pruning.
+ * enqueue, the relay's claim and fenced settling writes, the operators' redrive, discard and resend, pruning.
  * The two tables share one owner because the relay's settling statements write both in one statement
  * (a row and its key move together). Readers: {@link OutboxAdminStore} (listing) and
  * {@link OutboxStatsStore} (gauges). The database's {@code now()} is the only clock for leases and retry
@@ -157,14 +157,14 @@ public class OutboxStore {
                        lease_owner = NULL, lease_until = NULL, last_error = NULL
                   FROM claim
                  WHERE o.id = claim.id AND o.lease_version = claim.lease_version AND o.state = 'pending'
-                RETURNING o.id, o.idempotency_key, o.lease_version, o.created_at),
+                RETURNING o.id, o.idempotency_key, o.lease_version, coalesce(o.resent_at, o.created_at) AS due_since),
             sent AS (
                 UPDATE outbox_dedup d
                    SET state = 'sent', sent_at = now(), lease_until = NULL
                   FROM done
                  WHERE d.idempotency_key = done.idempotency_key AND d.outbox_id = done.id
                    AND d.lease_version = done.lease_version AND d.state = 'sending')
-            SELECT done.id, extract(epoch FROM clock_timestamp() - done.created_at) AS latency_seconds
+            SELECT done.id, extract(epoch FROM clock_timestamp() - done.due_since) AS latency_seconds
               FROM done
             """;
 
@@ -226,6 +226,28 @@ public class OutboxStore {
                            ORDER BY id
                            LIMIT :batchSize)
             RETURNING id
+            """;
+
+    /**
+     * A delivered row is sent once more through the relay's normal path: pending again with a fresh attempt
+     * count and horizon, due now, and its key's 'sent' record forgotten (otherwise the claim would settle it
+     * as a duplicate). Same key and payload, so the same body; the signature is made at send time. Only a
+     * row this service sent itself: a 'duplicate' row never went out. While pending it holds back the
+     * younger rows of its stream like any other.
+     */
+    private static final String RESEND = """
+            WITH resent AS (
+                UPDATE outbox
+                   SET state = 'pending', settled_as = NULL, delivered_at = NULL, attempts = 0, last_error = NULL,
+                       first_failed_at = NULL, next_attempt_at = now(), resent_at = now(), dead_at = NULL,
+                       lease_owner = NULL, lease_until = NULL
+                 WHERE id = :id AND state = 'delivered' AND settled_as = 'sent'
+                RETURNING id, idempotency_key),
+            forgotten AS (
+                DELETE FROM outbox_dedup d
+                 USING resent r
+                 WHERE d.idempotency_key = r.idempotency_key AND d.state = 'sent')
+            SELECT count(*) FROM resent
             """;
 
     /** Settles a dead row without sending it; the rows behind it in its stream go on. */
@@ -455,6 +477,12 @@ public class OutboxStore {
     /** Re-drives one dead row; false when the row is not dead or does not exist (the caller tells which). */
     boolean redrive(long id) {
         return single(jdbc.sql(REDRIVE).param("id", id).update(), "redrive");
+    }
+
+    /** Puts one delivered row back in line to be sent again; false when it was not sent or does not exist. */
+    boolean resend(long id) {
+        long resent = jdbc.sql(RESEND).param("id", id).query(Long.class).single();
+        return single((int) resent, "resend");
     }
 
     /** Discards one dead row; false when the row is not dead or does not exist (the caller tells which). */

@@ -61,6 +61,8 @@ public enum ProblemType {
             "the Signature header is missing or does not match the raw body"),
     OUTBOX_ROW_NOT_DEAD(HttpStatus.CONFLICT, "outbox-row-not-dead", "Outbox row not dead",
             "only a dead outbox row can be re-driven or discarded"),
+    OUTBOX_ROW_NOT_SENT(HttpStatus.CONFLICT, "outbox-row-not-sent", "Outbox row not sent",
+            "only an outbox row that was delivered can be resent"),
     DATABASE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable", "Database unavailable",
             "the database cannot be reached; retry shortly", true),
     CONCURRENT_UPDATE(HttpStatus.SERVICE_UNAVAILABLE, "concurrent-update", "Concurrent update",
