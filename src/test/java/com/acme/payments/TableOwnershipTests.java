@@ -40,6 +40,9 @@ class TableOwnershipTests {
             // and the gauges' figures; neither writes a row
             "OutboxAdminStore.LIST -> outbox", "OutboxAdminStore.FIND -> outbox", "OutboxStatsStore.STATS -> outbox",
             "OutboxStatsStore.OLDEST_PENDING -> outbox",
+            // the order list's pages and its cursor's position, beside the orders' one writer (OrderStore)
+            "OrderListStore.POSITION -> orders", "OrderListStore.PAGE -> orders",
+            "OrderListStore.PAGE_OF_STATUS -> orders",
             // the newest-attempt guard: an order moves only for its newest, not abandoned attempt. It stays
             // in the UPDATE: a check through AttemptStore first would be a separate statement, and under READ
             // COMMITTED a newer attempt (or an abandon) committed between the two would let an old result move

@@ -133,7 +133,8 @@ public class OrderStore {
             RETURNING *
             """;
 
-    private static final RowMapper<Order> ROW = OrderStore::map;
+    /** Package-private: the order list (OrderListStore) maps the same rows. */
+    static final RowMapper<Order> ROW = OrderStore::map;
 
     private final JdbcClient jdbc;
 
