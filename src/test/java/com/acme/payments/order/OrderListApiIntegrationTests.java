@@ -121,7 +121,8 @@ class OrderListApiIntegrationTests extends IntegrationTest {
         String paidA = seed("PAID", from.plusSeconds(20));
         String paidB = seed("PAID", from.plusSeconds(20));
         String paidC = seed("PAID", to.minusNanos(1000));
-        seed("PAID", to); // the end is exclusive
+        String atTo = seed("PAID", to); // the end is exclusive
+        String later = seed("PAID", to.plusSeconds(1));
 
         String window = "&createdFrom=" + from + "&createdTo=" + to;
         Response all = list("?limit=100" + window);
@@ -136,6 +137,11 @@ class OrderListApiIntegrationTests extends IntegrationTest {
         assertThat(refs(next)).containsExactly(paidA, atFrom);
         assertThat(next.json().path("hasMore").asBoolean()).isFalse();
 
+        // a cursor newer than the window: the window's end is the nearer bound
+        Response fromLater = list("?limit=100&startingAfter=" + later + window);
+        assertThat(refs(fromLater)).doesNotContain(atTo).containsExactly(paidC, paidB, paidA, failed, atFrom);
+        assertThat(refs(list("?status=PAID&limit=100&startingAfter=" + later + window)))
+                .containsExactly(paidC, paidB, paidA, atFrom);
         assertThat(refs(list("?status=PAYMENT_FAILED" + window))).containsExactly(failed);
         assertThat(refs(list("?status=AUTHORIZED" + window))).isEmpty();
         assertThat(refs(list("?limit=100&createdTo=" + from))).doesNotContain(atFrom, failed, paidA, paidB, paidC);
