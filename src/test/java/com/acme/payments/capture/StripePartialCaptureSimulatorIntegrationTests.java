@@ -3,23 +3,18 @@ package com.acme.payments.capture;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.acme.payments.support.Http;
 import com.acme.payments.support.Http.Response;
-import com.acme.payments.support.Instances;
 import com.acme.payments.support.Shop;
-import com.acme.pspsim.PspSimulatorApplication;
+import com.acme.payments.support.SimulatorStack;
 
 import tools.jackson.databind.JsonNode;
 
@@ -32,48 +27,31 @@ class StripePartialCaptureSimulatorIntegrationTests implements PartialCaptureCon
 
     private static final String SIM_ADMIN = "sim-admin";
 
-    private static ConfigurableApplicationContext simulator;
-    private static ConfigurableApplicationContext service;
+    private static SimulatorStack stack;
     private static Http sim;
     private static Http api;
     private static JdbcClient jdbc;
 
     @BeforeAll
     static void start() {
-        int port = freePort();
-        String serviceUrl = "http://localhost:" + port;
-        simulator = PspSimulatorApplication.start(0, Map.of(
-                "pspsim.admin-token", SIM_ADMIN,
+        stack = SimulatorStack.start(SIM_ADMIN, serviceUrl -> Map.of(
                 "pspsim.stripe.api-key", "sk_test_key",
                 "pspsim.stripe.webhook-secret", "whsec_test_secret",
                 "pspsim.stripe.webhook-url", serviceUrl + "/webhooks/stripe",
-                "pspsim.stripe.webhook-retry-delays", "200ms,500ms,1s"));
-        String simulatorUrl = "http://localhost:" + simulator.getEnvironment().getProperty("local.server.port");
-        service = Instances.start(Map.of(
-                "server.port", port,
-                "payments.psp.provider", "stripe",
-                "payments.stripe.capture-method", "manual",
-                "stripe.api-base", simulatorUrl));
-        sim = new Http(simulatorUrl).bearer(SIM_ADMIN);
-        api = new Http(serviceUrl);
-        jdbc = service.getBean(JdbcClient.class);
+                "pspsim.stripe.webhook-retry-delays", "200ms,500ms,1s"),
+                (serviceUrl, simulatorUrl) -> Map.of(
+                        "payments.psp.provider", "stripe",
+                        "payments.stripe.capture-method", "manual",
+                        "stripe.api-base", simulatorUrl));
+        sim = stack.sim();
+        api = stack.api();
+        jdbc = stack.jdbc();
     }
 
     @AfterAll
     static void stop() {
-        if (service != null) {
-            service.close();
-        }
-        if (simulator != null) {
-            simulator.close();
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        if (stack != null) {
+            stack.close();
         }
     }
 

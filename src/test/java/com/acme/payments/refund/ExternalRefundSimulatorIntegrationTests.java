@@ -3,9 +3,6 @@ package com.acme.payments.refund;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -14,14 +11,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.acme.payments.support.Http;
 import com.acme.payments.support.Http.Response;
-import com.acme.payments.support.Instances;
 import com.acme.payments.support.Shop;
-import com.acme.pspsim.PspSimulatorApplication;
+import com.acme.payments.support.SimulatorStack;
 
 import tools.jackson.databind.JsonNode;
 
@@ -35,47 +30,29 @@ class ExternalRefundSimulatorIntegrationTests {
 
     private static final String SIM_ADMIN = "sim-admin";
 
-    private static ConfigurableApplicationContext simulator;
-    private static ConfigurableApplicationContext service;
-    private static String simulatorUrl;
+    private static SimulatorStack stack;
     private static Http sim;
     private static Http api;
     private static JdbcClient jdbc;
 
     @BeforeAll
     static void start() {
-        simulator = PspSimulatorApplication.start(0, Map.of(
+        stack = SimulatorStack.start(SIM_ADMIN, serviceUrl -> Map.of(
                 "pspsim.api-key", "test-psp-key",
                 "pspsim.signing-key", "test-signing-key",
-                "pspsim.signature-encoding", "hex",
-                "pspsim.admin-token", SIM_ADMIN));
-        simulatorUrl = "http://localhost:" + simulator.getEnvironment().getProperty("local.server.port");
-        int port = freePort();
-        String serviceUrl = "http://localhost:" + port;
-        service = Instances.start(Map.of(
-                "server.port", port,
-                "payments.checkout.public-url", serviceUrl,
-                "payments.psp.api-url", simulatorUrl));
-        sim = new Http(simulatorUrl).bearer(SIM_ADMIN);
-        api = new Http(serviceUrl);
-        jdbc = service.getBean(JdbcClient.class);
+                "pspsim.signature-encoding", "hex"),
+                (serviceUrl, simulatorUrl) -> Map.of(
+                        "payments.checkout.public-url", serviceUrl,
+                        "payments.psp.api-url", simulatorUrl));
+        sim = stack.sim();
+        api = stack.api();
+        jdbc = stack.jdbc();
     }
 
     @AfterAll
     static void stop() {
-        if (service != null) {
-            service.close();
-        }
-        if (simulator != null) {
-            simulator.close();
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        if (stack != null) {
+            stack.close();
         }
     }
 
@@ -119,7 +96,7 @@ class ExternalRefundSimulatorIntegrationTests {
         assertThat(checkout.status()).as(checkout.body()).isEqualTo(200);
         String paymentId = jdbc.sql("SELECT psp_payment_id FROM orders WHERE order_ref = :r").param("r", orderRef)
                 .query(String.class).single();
-        assertThat(new Http(simulatorUrl).post("/hosted/" + paymentId + "/pay", "").status()).isIn(200, 303);
+        assertThat(new Http(stack.simulatorUrl()).post("/hosted/" + paymentId + "/pay", "").status()).isIn(200, 303);
         await().atMost(Duration.ofSeconds(30)).until(() -> "PAID".equals(order(orderRef).path("status").asString()));
         return new String[] { orderRef, paymentId };
     }

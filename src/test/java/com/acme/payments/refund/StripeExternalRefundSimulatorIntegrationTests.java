@@ -3,9 +3,6 @@ package com.acme.payments.refund;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 
@@ -13,15 +10,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.acme.payments.support.Http;
 import com.acme.payments.support.Http.Response;
-import com.acme.payments.support.Instances;
 import com.acme.payments.support.Shop;
+import com.acme.payments.support.SimulatorStack;
 import com.acme.payments.sweep.Polls;
-import com.acme.pspsim.PspSimulatorApplication;
 
 import tools.jackson.databind.JsonNode;
 
@@ -38,49 +33,32 @@ class StripeExternalRefundSimulatorIntegrationTests {
     /** Dashboard refunds of this many cents stay pending until failed through the hook. */
     private static final long PENDING_CENTS = 1111;
 
-    private static ConfigurableApplicationContext simulator;
-    private static ConfigurableApplicationContext service;
+    private static SimulatorStack stack;
     private static Http sim;
     private static Http api;
     private static JdbcClient jdbc;
 
     @BeforeAll
     static void start() {
-        int port = freePort();
-        String serviceUrl = "http://localhost:" + port;
-        simulator = PspSimulatorApplication.start(0, Map.of(
-                "pspsim.admin-token", SIM_ADMIN,
+        stack = SimulatorStack.start(SIM_ADMIN, serviceUrl -> Map.of(
                 "pspsim.stripe.api-key", "sk_test_key",
                 "pspsim.stripe.webhook-secret", "whsec_test_secret",
                 "pspsim.stripe.webhook-url", serviceUrl + "/webhooks/stripe",
                 "pspsim.stripe.webhook-retry-delays", "200ms,500ms,1s",
                 "pspsim.stripe.refund-settle-delay", "200ms",
-                "pspsim.stripe.refund-pending-amounts", String.valueOf(PENDING_CENTS)));
-        String simulatorUrl = "http://localhost:" + simulator.getEnvironment().getProperty("local.server.port");
-        service = Instances.start(Map.of(
-                "server.port", port,
-                "payments.psp.provider", "stripe",
-                "stripe.api-base", simulatorUrl));
-        sim = new Http(simulatorUrl).bearer(SIM_ADMIN);
-        api = new Http(serviceUrl);
-        jdbc = service.getBean(JdbcClient.class);
+                "pspsim.stripe.refund-pending-amounts", String.valueOf(PENDING_CENTS)),
+                (serviceUrl, simulatorUrl) -> Map.of(
+                        "payments.psp.provider", "stripe",
+                        "stripe.api-base", simulatorUrl));
+        sim = stack.sim();
+        api = stack.api();
+        jdbc = stack.jdbc();
     }
 
     @AfterAll
     static void stop() {
-        if (service != null) {
-            service.close();
-        }
-        if (simulator != null) {
-            simulator.close();
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        if (stack != null) {
+            stack.close();
         }
     }
 
@@ -207,7 +185,7 @@ class StripeExternalRefundSimulatorIntegrationTests {
         assertThat(sim.post("/sim/stripe/refunds/" + re + "/fail", "{}").status()).isEqualTo(200);
         jdbc.sql("UPDATE psp_refund_attempt SET updated_at = now() - interval '1 hour' WHERE psp_payment_id = :p")
                 .param("p", re).update();
-        service.getBean(Polls.class).run("refund-straggler-poll");
+        stack.service().getBean(Polls.class).run("refund-straggler-poll");
 
         assertThat(stateOf(orderRef, re)).isEqualTo("FAILED/DECLINED");
         assertThat(order(orderRef).path("refundedAmount").asString()).isEqualTo("0.00");
