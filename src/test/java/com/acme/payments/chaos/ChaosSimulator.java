@@ -99,7 +99,13 @@ final class ChaosSimulator implements AutoCloseable {
         return admin("POST", "/sim/stripe/" + path, body).statusCode();
     }
 
-    /** Every Stripe object of a kind: {@code sessions}, {@code payment_intents}, {@code refunds}, {@code events}, {@code webhooks}. */
+    /** A Stripe admin hook ({@code POST /sim/stripe/<path>}); returns the object it answered, or an empty one. */
+    JsonNode stripeAnswer(String path, String body) {
+        HttpResponse<String> answer = admin("POST", "/sim/stripe/" + path, body);
+        return answer.statusCode() == 200 ? JSON.readTree(answer.body()) : JSON.createObjectNode();
+    }
+
+    /** Every Stripe object of a kind: {@code sessions}, {@code payment_intents}, {@code refunds}, {@code events}, {@code webhooks}; {@code idempotency-keys}: POSTs per key. */
     JsonNode stripeRecords(String kind) {
         return JSON.readTree(admin("GET", "/sim/stripe/" + kind, null).body());
     }

@@ -78,7 +78,13 @@ final class Invariants {
     record AttemptRow(long id, long orderId, String reference, String state, String detail) {
     }
 
-    record RefundRow(long orderId, String key, String reference, BigDecimal amount, String state) {
+    /** {@code origin}: {@code api}, or {@code external} for a refund made at the PSP that the service booked. */
+    record RefundRow(long orderId, String key, String reference, BigDecimal amount, String state, String origin) {
+
+        /** A second charge's refund: no caller key, and not one made elsewhere. */
+        boolean secondCharge() {
+            return key == null && !"external".equals(origin);
+        }
     }
 
     private Invariants() {
@@ -117,10 +123,10 @@ final class Invariants {
                     }
                 }
                 try (ResultSet rs = s.executeQuery(
-                        "SELECT order_id, refund_key, reference_id, amount, state FROM psp_refund_attempt")) {
+                        "SELECT order_id, refund_key, reference_id, amount, state, origin FROM psp_refund_attempt")) {
                     while (rs.next()) {
                         refunds.add(new RefundRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getBigDecimal(4),
-                                rs.getString(5)));
+                                rs.getString(5), rs.getString(6)));
                     }
                 }
                 try (ResultSet rs = s.executeQuery("""
@@ -309,7 +315,7 @@ final class Invariants {
         Check refunded = new Check("refunded_amount = DONE refunds + open reservations <= paid_amount");
         Map<Long, BigDecimal> reserved = new HashMap<>();
         for (RefundRow r : refunds) {
-            if (!r.state().equals("FAILED") && r.key() != null) { // a second charge's refund (no key) reserves the charge
+            if (!r.state().equals("FAILED") && !r.secondCharge()) { // a second charge's refund reserves the charge
                 reserved.merge(r.orderId(), r.amount(), BigDecimal::add);
             }
         }

@@ -113,7 +113,9 @@ final class StripePsp implements ChaosPsp {
 
     @Override
     public List<String> scenarioKinds() {
-        return List.of("refund.late-truth.");
+        List<String> kinds = new java.util.ArrayList<>(List.of("refund.late-truth."));
+        kinds.addAll(StripeOwnMoney.KINDS);
+        return kinds;
     }
 
     @Override
@@ -142,15 +144,19 @@ final class StripePsp implements ChaosPsp {
     @Override
     public Extras extras(ChaosSettings settings, ServiceProcesses services, ChaosSimulator sim, Workload workload,
             FaultInjector faults) {
+        StripeOwnMoney own = new StripeOwnMoney(new ServiceClient(services), sim, workload.tally(), settings.seed(),
+                Math.max(3, (int) settings.duration().toSeconds() / 30));
         return new Extras() {
             @Override
             public void start() {
-                // the shoppers are the whole load: billing's events are the Gateway run's (StripeWorkload)
+                // beside the shoppers: money the service did not start, refusals on replay (billing's events are
+                // the Gateway run's, StripeWorkload)
+                own.start();
             }
 
             @Override
-            public void stop() {
-                // nothing of its own runs
+            public void stop() throws InterruptedException {
+                own.stop();
             }
 
             @Override
@@ -161,7 +167,9 @@ final class StripePsp implements ChaosPsp {
             @Override
             public Invariants.Result check(List<String> downgrades, List<Instant> kills, ServiceClient client)
                     throws Exception {
-                return StripePspInvariants.check(sim, downgrades, kills, client);
+                Invariants.Result result = StripePspInvariants.check(sim, downgrades, kills, client);
+                StripeOwnMoneyInvariants.check(own, sim, client, Invariants.Db.read(), result.checks(), result.facts());
+                return result;
             }
         };
     }

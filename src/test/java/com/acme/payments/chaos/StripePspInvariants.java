@@ -62,7 +62,9 @@ final class StripePspInvariants {
         Map<String, List<JsonNode>> refundsByReference = new HashMap<>();
         for (JsonNode r : stripeRefunds) {
             refundsByIntent.computeIfAbsent(r.path("payment_intent").asString(), k -> new ArrayList<>()).add(r);
-            refundsByReference.computeIfAbsent(r.path("metadata").path("referenceId").asString(""),
+            // one made elsewhere (the Dashboard) has no referenceId of ours: its booking is referenced by its id
+            String reference = r.path("metadata").path("referenceId").asString("");
+            refundsByReference.computeIfAbsent(reference.isEmpty() ? r.path("id").asString() : reference,
                     k -> new ArrayList<>()).add(r);
         }
 
@@ -148,7 +150,8 @@ final class StripePspInvariants {
                 case "failed", "canceled", "none" -> r.state().equals("FAILED");
                 default -> r.state().equals("DONE");
             };
-            refundAgrees.check(ok, (r.key() == null ? "second-charge refund " : "refund " + r.key() + " ")
+            refundAgrees.check(ok, (r.secondCharge() ? "second-charge refund " : r.key() == null ? "external refund "
+                    : "refund " + r.key() + " ")
                     + r.reference() + " " + r.state() + " but Stripe " + status);
         }
         refundsByReference.keySet().forEach(ref -> oneRefund.check(
