@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Issue 21 item 3: final is final. A signed DECLINED report, posted by the workload, for the payment that
+ * Final is final. A signed DECLINED report, posted by the workload, for the payment that
  * paid its order or for a refund the PSP has COMPLETED. The contract: answered {@code ignored}, no state or
  * amount changes, listed by {@code GET /api/admin/discrepancies} as {@code contradicting_report}, and a
  * {@code discrepancy} effect ({@code <pspPaymentId>:contradicting_report}) sent once.

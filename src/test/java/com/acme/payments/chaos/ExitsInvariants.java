@@ -16,7 +16,7 @@ import com.acme.payments.chaos.Invariants.Check;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The invariants of issue 13, checked against the database and the simulator after the run:
+ * The exits' invariants, checked against the database and the simulator after the run:
  * no order points at a payment other than its newest (non-abandoned) attempt's; every second charge the
  * service was told about, and every COMPLETED payment of an abandoned attempt (webhook or not: the
  * abandoned-attempt watch asks the PSP), is flagged exactly once, and nothing else is; every second charge is refunded

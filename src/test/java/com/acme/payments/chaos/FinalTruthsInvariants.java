@@ -21,7 +21,7 @@ import com.acme.payments.chaos.ServiceClient.Answer;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The invariants of issue 21, from the simulator's records, the workload's own posts, the inbox table and
+ * The final-truth invariants, from the simulator's records, the workload's own posts, the inbox table and
  * the operator's listings (read over HTTP, as an operator would): no receipt lost and no 5xx for a payload
  * fault; a contradicting report changes nothing; no discrepancy goes unlisted; every second-charge refund
  * has the order refund's exits and late truths.

@@ -8,7 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import com.acme.payments.chaos.ServiceClient.Answer;
 
 /**
- * What the issue 21 scenarios did and were answered, for {@link FinalTruthsInvariants}: the signed
+ * What the final-truth scenarios did and were answered, for {@link FinalTruthsInvariants}: the signed
  * webhooks the workload posted itself (payload faults, contradicting reports), the return-page answers
  * under corrupted look-ups, and what was seen of second-charge refunds. Thread-safe lists.
  */

@@ -12,7 +12,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Issue 21 item 1: values no booking may take. A real payment of ours is paid on the hosted page with its
+ * Values no booking may take. A real payment of ours is paid on the hosted page with its
  * webhook suppressed, then signed copies of it are posted, each with one corrupted value, every kind of the
  * menu in turn ({@link #signedWebhook}); or its
  * look-ups (GET by id and find by reference) answer a corrupted value a few times while the shopper comes

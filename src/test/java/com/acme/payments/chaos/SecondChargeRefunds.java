@@ -10,8 +10,8 @@ import com.acme.payments.chaos.ServiceClient.Answer;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Refunds of a second charge ({@code POST /api/admin/duplicate-charges/{id}/refund}), issue 13 and 21. Plain:
- * from two instances at once, exactly one REFUND at the PSP. Issue 21 (item 2, "every refund alike"): the
+ * Refunds of a second charge ({@code POST /api/admin/duplicate-charges/{id}/refund}). Plain:
+ * from two instances at once, exactly one REFUND at the PSP. Every refund alike: the
  * refund's create answered 500 after the PSP made it, its webhook suppressed and the refund hidden from
  * look-ups for 5 s, so it goes UNKNOWN — listed by {@code /unresolved} as {@code duplicate_refund} and
  * settled by the sweep; or hidden for 10 minutes, then abandoned from two
@@ -28,7 +28,7 @@ final class SecondChargeRefunds {
         this.exits = exits;
     }
 
-    /** The modes in turn, issue 21's first (so a short run sees each): swept, declined, abandoned, plain. */
+    /** The modes in turn, the exits' first (so a short run sees each): swept, declined, abandoned, plain. */
     void refund(Random random, String chargeId, BigDecimal amount) {
         switch (abandonAgain.getAndSet(false) ? 2 : turn.getAndIncrement() % 4) {
             case 0 -> unknownThenSwept(random, chargeId, amount);
