@@ -89,12 +89,16 @@ public class AttemptStore extends SweptStore<Attempt> implements CustomerEmailCo
             RETURNING *
             """;
     /** Only UNKNOWN: an IN_FLIGHT owner may still be mid-call and about to store the PSP's answer. */
+    /**
+     * Only an UNKNOWN attempt no sweep pass holds: a pass that claimed it may be replaying its create right now,
+     * and once abandoned nothing may send it again (the pass lets go of what it left UNKNOWN when it ends).
+     */
     private static final String ABANDON = """
             UPDATE psp_attempt
                SET state = 'FAILED', failure_reason = 'abandoned', error_code = 'abandoned', abandoned_by = :who,
                    abandon_reason = :reason, abandoned_at = now(),
                    error_message = 'abandoned by an operator at ' || now(), updated_at = now()
-             WHERE reference_id = :referenceId AND state = 'UNKNOWN'
+             WHERE reference_id = :referenceId AND state = 'UNKNOWN' AND (lease_until IS NULL OR lease_until <= now())
             """;
     private static final String LINK_PAYMENT = """
             UPDATE psp_attempt SET psp_payment_id = :paymentId, updated_at = now()

@@ -100,11 +100,15 @@ class RefundStore extends SweptStore<Refund> {
                AND (psp_state IS NULL OR psp_state NOT IN ('COMPLETED', 'DECLINED', 'CANCELLED'))
             """;
     /** An operator closes an UNKNOWN refund the PSP confirmed it never saw; the caller releases. */
+    /**
+     * Only an UNKNOWN refund no sweep pass holds: a pass that claimed it may be replaying its create right now,
+     * and once abandoned nothing may send it again (the pass lets go of what it left UNKNOWN when it ends).
+     */
     private static final String ABANDON = """
             UPDATE psp_refund_attempt
                SET state = 'FAILED', error_code = 'abandoned', error_message = 'abandoned by an operator at ' || now(),
                    abandoned_by = :actor, abandoned_at = now(), reason = coalesce(:reason, reason), updated_at = now()
-             WHERE reference_id = :referenceId AND state = 'UNKNOWN'
+             WHERE reference_id = :referenceId AND state = 'UNKNOWN' AND (lease_until IS NULL OR lease_until <= now())
             RETURNING *
             """;
     /**

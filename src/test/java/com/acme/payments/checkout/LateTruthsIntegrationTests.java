@@ -185,6 +185,28 @@ class LateTruthsIntegrationTests extends IntegrationTest {
     }
 
     @Test
+    @DisplayName("abandon: an attempt a sweep pass holds is not open (409) until the pass lets it go: it may be replaying it")
+    void attemptHeldBySweepPassIsNotAbandoned() {
+        var order = shop().createOrder("9.00", "EUR");
+        String ref = unknownAttempt(order.orderRef());
+        // what a pass's claim writes (AttemptStore.CLAIM_UNKNOWN), on this row only
+        jdbc.sql("""
+                UPDATE psp_attempt SET lease_version = lease_version + 1, lease_until = now() + interval '2 minutes'
+                 WHERE reference_id = :r AND state = 'UNKNOWN'""").param("r", ref).update();
+        psp.stubFor(findCall().willReturn(nothingFound()));
+
+        Response held = admin().post("/api/admin/attempts/" + ref + "/abandon", "{}");
+        assertThat(held.status()).as(held.body()).isEqualTo(409);
+        assertThat(held.problemSlug()).isEqualTo("attempt-not-open");
+        assertThat(jdbc.sql("SELECT state FROM psp_attempt WHERE reference_id = :r").param("r", ref)
+                .query(String.class).single()).isEqualTo("UNKNOWN");
+
+        jdbc.sql("UPDATE psp_attempt SET lease_until = NULL WHERE reference_id = :r").param("r", ref).update();
+        assertThat(admin().post("/api/admin/attempts/" + ref + "/abandon", "{}").status()).as("the pass let go")
+                .isEqualTo(200);
+    }
+
+    @Test
     @DisplayName("GET /api/admin/unresolved lists IN_FLIGHT and UNKNOWN checkout attempts, oldest first")
     void unresolvedListsOpenAttemptsOldestFirst() {
         var first = shop().createOrder("3.00", "EUR");

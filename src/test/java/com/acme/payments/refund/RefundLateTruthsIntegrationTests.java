@@ -189,6 +189,31 @@ class RefundLateTruthsIntegrationTests extends IntegrationTest {
     }
 
     @Test
+    @DisplayName("a refund a sweep pass holds is not abandoned (409) until the pass lets it go: it may be replaying it")
+    void refundHeldBySweepPassIsNotAbandoned() {
+        String orderRef = paidOrder("50.00");
+        psp.stubFor(refundCreate().willReturn(aResponse().withStatus(503)));
+        psp.stubFor(findCall().willReturn(nothingFound()));
+        String reference = refund(Shop.ADMIN_KEY, orderRef, "held-1", "20.00").json().path("referenceId").asString();
+        // what a pass's claim writes (RefundStore.CLAIM_UNKNOWN), on this row only
+        jdbc.sql("""
+                UPDATE psp_refund_attempt SET lease_version = lease_version + 1, lease_until = now() + interval '2 minutes'
+                 WHERE reference_id = :r AND state = 'UNKNOWN'""").param("r", reference).update();
+
+        Response held = http().bearer(Shop.ADMIN_KEY).post("/api/admin/refunds/" + reference + "/abandon", "{}");
+        assertThat(held.status()).as(held.body()).isEqualTo(409);
+        assertThat(held.problemSlug()).isEqualTo("refund-not-open");
+        assertThat(jdbc.sql("SELECT state FROM psp_refund_attempt WHERE reference_id = :r").param("r", reference)
+                .query(String.class).single()).isEqualTo("UNKNOWN");
+        assertThat(refunded(orderRef)).isEqualByComparingTo("20.00");
+
+        jdbc.sql("UPDATE psp_refund_attempt SET lease_until = NULL WHERE reference_id = :r").param("r", reference).update();
+        assertThat(http().bearer(Shop.ADMIN_KEY).post("/api/admin/refunds/" + reference + "/abandon", "{}").status())
+                .as("the pass let go").isEqualTo(200);
+        assertThat(refunded(orderRef)).isEqualByComparingTo("0");
+    }
+
+    @Test
     @DisplayName("an abandoned refund the PSP did make after all is DONE again and reserved again")
     void abandonedRefundThatAppearsCompletedIsBookedAgain() {
         String orderRef = paidOrder("20.00");
