@@ -18,7 +18,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * wherever one reference may carry several payments (the Gateway: its {@code referenceId} is not
  * idempotent, so a second id under one reference is a second payment).
  */
-@Schema(description = "The PSP Gateway API's payment object (its calls and states: docs/simulator.md); unknown fields are ignored")
+@Schema(description = "The PSP Gateway API's payment object (its calls and states: docs/providers.md); unknown fields are ignored")
 public record PspPayment(String id, String referenceId, String paymentType, String state, BigDecimal amount,
         String currency, String redirectUrl, String errorCode, String errorMessage, String parentPaymentId,
         @Schema(hidden = true) boolean supersedesProvisional) {

@@ -65,7 +65,7 @@ class StripeWebhookController {
     @PostMapping("/webhooks/stripe")
     @Public("the Stripe-Signature header: Stripe's HMAC of the timestamp and raw body")
     @Tag(name = "Webhooks")
-    @Operation(operationId = "receiveStripeWebhook", summary = "Stripe billing events (docs/stripe.md)")
+    @Operation(operationId = "receiveStripeWebhook", summary = "Stripe events: billing and, with Stripe as the PSP, payments (docs/billing.md, docs/providers.md)")
     @ProblemAnswers({ ProblemType.STRIPE_SIGNATURE_INVALID, ProblemType.STRIPE_EVENT_MALFORMED,
             ProblemType.STRIPE_WEBHOOK_NOT_CONFIGURED, ProblemType.STRIPE_EVENT_FAILED,
             ProblemType.STRIPE_EVENT_IN_FLIGHT, ProblemType.DATABASE_UNAVAILABLE })
