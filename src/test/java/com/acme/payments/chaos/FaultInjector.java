@@ -106,6 +106,7 @@ final class FaultInjector {
     private void pgKillLoop(Random random) {
         String database = TestDatabaseName.current();
         while (sleepAbout(random, settings.pgKillEvery())) {
+            long from = System.nanoTime();
             try (Connection c = TestDatabaseName.connect(); Statement s = c.createStatement();
                     ResultSet rs = s.executeQuery("""
                             SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity
@@ -114,6 +115,9 @@ final class FaultInjector {
                             .formatted(database, TestDatabaseName.HARNESS))) {
                 rs.next();
                 tally.add("pg-terminate-round");
+                if (rs.getInt(1) > 0) {
+                    InjectedOutages.connectionsTerminated(from, System.nanoTime());
+                }
                 for (int i = rs.getInt(1); i > 0; i--) {
                     tally.add("pg-connection-terminated");
                 }

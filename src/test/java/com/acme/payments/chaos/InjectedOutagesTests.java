@@ -29,6 +29,18 @@ class InjectedOutagesTests {
     }
 
     @Test
+    void a503DuringARoundOfTerminatedConnectionsIsExcusedAndOnlyThen() {
+        InjectedOutages.use(Optional.empty());
+        long t = System.nanoTime();
+        InjectedOutages.connectionsTerminated(t + 1_000, t + 2_000);
+
+        assertThat(InjectedOutages.excused(new Answer(503, UNAVAILABLE, null, 0, t, t + 1_500)))
+                .as("its statement may have lost its connection").isTrue();
+        assertThat(InjectedOutages.excused(new Answer(503, UNAVAILABLE, null, 0, t + 3_000, t + 4_000)))
+                .as("answered after the round").isFalse();
+    }
+
+    @Test
     void onlyTheOutagesAnswerIsExcused() {
         long sent = System.nanoTime();
         Answer other = new Answer(503, "{\"type\":\"https://payments.acme.example/problems/not-configured\"}", null, 0,
