@@ -17,7 +17,7 @@ import org.springframework.web.method.support.ModelAndViewContainer;
  * match, so timing says nothing about which key or how much of it matched.
  */
 @Component
-class CallerResolver implements HandlerMethodArgumentResolver {
+class CallerResolver implements HandlerMethodArgumentResolver, KeyAuthenticator {
 
     private static final String BEARER = "Bearer ";
 
@@ -63,6 +63,22 @@ class CallerResolver implements HandlerMethodArgumentResolver {
             return new Caller.Shop();
         }
         return new Caller.Bearer(presented);
+    }
+
+    /** The configured keys as key holders: a shop key holds {@code orders}, an admin key every scope. */
+    @Override
+    public java.util.Optional<KeyHolder> authenticate(String presentedKey) {
+        if (presentedKey == null || presentedKey.isEmpty() || presentedKey.length() > 512) {
+            return java.util.Optional.empty();
+        }
+        Caller caller = resolve(BEARER + presentedKey);
+        if (caller instanceof Caller.Admin admin) {
+            return java.util.Optional.of(new KeyHolder(admin.name(), java.util.EnumSet.allOf(Scope.class)));
+        }
+        if (caller instanceof Caller.Shop) {
+            return java.util.Optional.of(new KeyHolder("shop", java.util.Set.of(Scope.ORDERS)));
+        }
+        return java.util.Optional.empty();
     }
 
     /** Compares with every key, never stopping early; the last match wins (-1 for none). */
