@@ -21,8 +21,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param webhookThreads threads delivering webhooks
  * @param refundDeclineAmounts REFUND/WITHDRAWAL amounts that end {@code DECLINED}
  * @param faults fault rules active from the start (and again after {@code POST /sim/reset})
- * @param sinkSecrets per sink (the path segment after {@code /sink/}: notify, conversion, fulfilment), the
- *        secret its deliveries must be signed with ({@code Payments-Signature}); a sink without one accepts
+ * @param sinkSecrets per sink (the path segment after {@code /sink/}: notify, conversion, fulfilment, shop-events), the
+ *        secret its deliveries must be signed with ({@code Payments-Signature}, or Standard Webhooks with a
+ *        {@code whsec_} secret when the delivery carries {@code webhook-id}); a sink without one accepts
  *        unsigned deliveries; several, comma-separated, any of which verifies (a shop switching secrets)
  * @param sinkSignatureTolerance how far a signature's {@code t} may lie from the simulator's clock
  */

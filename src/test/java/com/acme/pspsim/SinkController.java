@@ -21,7 +21,8 @@ import jakarta.servlet.http.HttpServletResponse;
  * shop's return page: it records and logs what arrives and answers 200, unless a {@code sink}
  * fault says otherwise (latency, an error status, a dropped connection). A sink configured with a secret
  * ({@code pspsim.sink-secrets.<sink>}) verifies {@code Payments-Signature} first and answers 400 without
- * recording when it is missing or wrong.
+ * recording when it is missing or wrong; a delivery carrying {@code webhook-id} (the shop's events) is checked
+ * as Standard Webhooks instead and recorded under that id.
  */
 @RestController
 class SinkController {
@@ -56,9 +57,14 @@ class SinkController {
         }
         byte[] raw = body == null ? new byte[0] : body;
         String secret = properties.sinkSecrets().get(sinkName(request.getRequestURI()));
+        String webhookId = request.getHeader(StandardWebhookSignatures.ID);
         if (secret != null) {
-            String problem = SinkSignatures.problem(request.getHeader(SinkSignatures.HEADER), raw, secret,
-                    clock.instant(), properties.sinkSignatureTolerance());
+            String problem = webhookId != null
+                    ? StandardWebhookSignatures.problem(webhookId, request.getHeader(StandardWebhookSignatures.TIMESTAMP),
+                            request.getHeader(StandardWebhookSignatures.SIGNATURE), raw, secret, clock.instant(),
+                            properties.sinkSignatureTolerance())
+                    : SinkSignatures.problem(request.getHeader(SinkSignatures.HEADER), raw, secret,
+                            clock.instant(), properties.sinkSignatureTolerance());
             if (problem != null) {
                 log.warn("sink refused path={} idempotencyKey={}: {}", request.getRequestURI(),
                         request.getHeader("Idempotency-Key"), problem);
@@ -67,7 +73,8 @@ class SinkController {
             }
         }
         String text = new String(raw, StandardCharsets.UTF_8);
-        SinkLog.Received r = sink.add("POST", request.getRequestURI(), request.getHeader("Idempotency-Key"),
+        String key = webhookId != null ? webhookId : request.getHeader("Idempotency-Key");
+        SinkLog.Received r = sink.add("POST", request.getRequestURI(), key,
                 request.getContentType(), text, clock.instant(), secret != null);
         log.info("sink received seq={} path={} idempotencyKey={} body={}", r.seq(), r.path(), r.idempotencyKey(),
                 text);
