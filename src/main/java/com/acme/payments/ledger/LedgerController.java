@@ -47,7 +47,8 @@ class LedgerController {
             .withZone(ZoneOffset.UTC);
 
     private final LedgerStore ledger;
-    private final Semaphore exports = new Semaphore(CONCURRENT);
+    /** The exports running on this instance (package-private: a test holds the permits to see the 503). */
+    final Semaphore exports = new Semaphore(CONCURRENT);
 
     LedgerController(LedgerStore ledger) {
         this.ledger = ledger;

@@ -35,7 +35,8 @@ import com.acme.payments.support.TestDatabase;
  * own JVM, {@code -Xmx} from {@code bench.ledger.heap}, default 256m) exports the whole year over HTTP while its
  * {@code jvm.memory.used} (heap) is sampled every 200 ms: rows, bytes, wall time and the largest heap seen are
  * printed. Run: {@code ./mvnw -q test -Pbenchmark -Dtest=LedgerExportBenchmark
- * -Dsurefire.failIfNoSpecifiedTests=false [-Dbench.orders=1000000] [-Dbench.ledger.heap=256m]}; the figures are
+ * -Dsurefire.failIfNoSpecifiedTests=false [-Dbench.orders=1000000] [-Dbench.ledger.heap=256m]
+ * [-Dbench.ledger.keep=true]} (keeps the seeded database, to explain by hand); the figures are
  * written to {@code target/benchmarks/ledger-export.txt}.
  */
 @Tag("benchmark")
@@ -82,6 +83,7 @@ class LedgerExportBenchmark {
                         + ", psp_refund_failed_after_done " + single(s,
                                 "SELECT pg_size_pretty(pg_relation_size('psp_refund_failed_after_done'))"));
                 String sql = Plans.constant(STORE, "MOVEMENTS");
+                s.execute(Plans.constant(STORE, "NO_JIT").replace(" LOCAL", "")); // as the Store runs it
                 for (String[] window : new String[][] { { "a day", "'2025-06-01 00:00:00Z'", "'2025-06-02 00:00:00Z'" },
                         { "the year", "'2025-01-01 00:00:00Z'", "'2026-01-01 00:00:00Z'" } }) {
                     String literal = Plans.bind(sql, Map.of("from", window[1], "to", window[2]));
@@ -92,8 +94,12 @@ class LedgerExportBenchmark {
             }
             out.add(export(url, heap));
         } finally {
-            try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
-                s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+            if (Boolean.getBoolean("bench.ledger.keep")) {
+                out.add("kept for plans by hand: database " + database + " (drop it when done)");
+            } else {
+                try (Connection c = TestDatabase.connect(); Statement s = c.createStatement()) {
+                    s.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+                }
             }
         }
         out.forEach(System.out::println);

@@ -22,6 +22,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Semaphore;
 
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.util.AopTestUtils;
 
 import com.acme.payments.support.Checkouts;
 import com.acme.payments.support.Http;
@@ -53,6 +55,9 @@ class LedgerIntegrationTests extends IntegrationTest {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    LedgerController controller;
 
     Http admin() {
         return http().bearer(Shop.ADMIN_KEY);
@@ -247,6 +252,23 @@ class LedgerIntegrationTests extends IntegrationTest {
         assertThat(answer.status()).as(path).isEqualTo(400);
         assertThat(answer.problemSlug()).isEqualTo("validation-failed");
         assertThat(answer.json().path("errors").findValuesAsString("field")).as(path).contains(field);
+    }
+
+    @Test
+    @DisplayName("a third export at once on one instance is a 503 service-busy with Retry-After; then it runs")
+    void exportsBeyondTwoAtOnceAreBusy() throws InterruptedException {
+        Semaphore running = AopTestUtils.<LedgerController>getTargetObject(controller).exports;
+        running.acquire(LedgerController.CONCURRENT);
+        try {
+            Response busy = export(Instant.parse("2026-01-01T00:00:00Z"), Instant.parse("2026-01-02T00:00:00Z"));
+            assertThat(busy.status()).isEqualTo(503);
+            assertThat(busy.problemSlug()).isEqualTo("service-busy");
+            assertThat(busy.header("Retry-After")).isNotBlank();
+        } finally {
+            running.release(LedgerController.CONCURRENT);
+        }
+        assertThat(export(Instant.parse("2026-01-01T00:00:00Z"), Instant.parse("2026-01-02T00:00:00Z")).status())
+                .isEqualTo(200);
     }
 
     @Test
