@@ -71,7 +71,11 @@ class TableOwnershipTests {
             "DuplicateChargeStore.WITH_REFUND -> psp_refund_attempt",
             "DuplicateChargeStore.NEVER_REFUNDED -> psp_refund_attempt",
             // the SecondChargeUnrefunded gauge: charges no refund of which is DONE, the listing's own rule
-            "DuplicateChargeStore.UNREFUNDED_STATS -> psp_refund_attempt");
+            "DuplicateChargeStore.UNREFUNDED_STATS -> psp_refund_attempt",
+            // the ledger export: every money movement (payments, second charges, refunds and their failures) in
+            // one ordered read; the ledger owns no table and writes nothing
+            "LedgerStore.MOVEMENTS -> orders", "LedgerStore.MOVEMENTS -> psp_attempt",
+            "LedgerStore.MOVEMENTS -> psp_refund_attempt", "LedgerStore.MOVEMENTS -> duplicate_charge");
 
     @Test
     @DisplayName("every table is written by exactly one Store (of one feature); reads by other Stores are named")

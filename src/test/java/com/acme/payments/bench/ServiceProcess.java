@@ -20,7 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One service instance as its own JVM ({@code -Xmx512m}), started from the test classpath with the
+ * One service instance as its own JVM ({@code -Xmx512m} unless told otherwise), started from the test classpath with the
  * {@code test} profile (fixed keys, jobs off) plus the benchmark's overrides. Output goes to
  * {@code target/benchmarks/<name>.log}.
  */
@@ -49,6 +49,12 @@ final class ServiceProcess implements AutoCloseable {
      * two commits run side by side against one database; null for this build.
      */
     static ServiceProcess start(String name, Path dir, List<String> properties, Path otherBuild) throws IOException {
+        return start(name, dir, properties, otherBuild, "512m");
+    }
+
+    /** {@code maxHeap}: the instance's {@code -Xmx} (a small one shows what a workload really keeps). */
+    static ServiceProcess start(String name, Path dir, List<String> properties, Path otherBuild, String maxHeap)
+            throws IOException {
         int port = freePort();
         Path argfile = dir.resolve(name + ".args");
         String classPath = System.getProperty("java.class.path");
@@ -63,7 +69,7 @@ final class ServiceProcess implements AutoCloseable {
         Files.writeString(argfile, "-cp \"" + classPath + "\"\n");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx512m");
+        command.add("-Xmx" + maxHeap);
         // the default depth (64) cuts the stacks off below the controllers; 256 reaches Tomcat's threads
         command.add("-XX:FlightRecorderOptions:stackdepth=256");
         command.add("@" + argfile);
