@@ -98,13 +98,15 @@ class HostileInputRegressionIntegrationTests extends StripeIntegrationTest {
     }
 
     @Test
-    @DisplayName("a billing sync for an id that cannot be a Stripe id ('..', '.', '~root') is a 404 and never reaches the Stripe API")
+    @DisplayName("a billing sync for an id that cannot be a Stripe id ('..', '.', '~root') is a 404 (400 where the firewall refuses a ';' path) and never reaches the Stripe API")
     void billingSyncNeverForwardsATraversalToStripe() {
         RawHttp raw = new RawHttp(port);
         for (String id : new String[] { "..;", "%2e%2e;x=1", "~root", "%F0%9F%98%80" }) {
             RawHttp.Response response = raw.send("POST", "/api/billing/subscriptions/" + id + "/sync",
                     Map.of("Authorization", "Bearer " + Shop.ADMIN_KEY), null);
-            assertThat(response.status()).as(id + " " + response.body()).isEqualTo(404);
+            // a path with ';' (a path parameter) is refused whole by Spring Security's firewall: 400 bad-request
+            assertThat(response.status()).as(id + " " + response.body()).isEqualTo(id.contains(";") ? 400 : 404);
+            assertThat(response.body()).as(id).contains("\"type\"");
         }
         assertThat(psp.getAllServeEvents()).extracting(e -> e.getRequest().getUrl()).isEmpty();
     }
