@@ -38,6 +38,11 @@ public class DeadEffects {
         return store.list("dead", afterId, limit).stream().map(Effect::of).toList();
     }
 
+    /** An order's effects still to send (pending or dead), oldest first. */
+    public List<Effect> openForOrder(String orderRef) {
+        return store.openFor("order", orderRef, 200).stream().map(Effect::of).toList();
+    }
+
     /** An effect the operator named, or 404 (an id that is not a number names none). */
     public Effect find(String id) {
         return store.find(rowId(id)).map(Effect::of).orElseThrow(() -> new Problems.NotFound("Outbox row"));
