@@ -15,7 +15,7 @@ import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 
 /** The console's edge: sessions, CSRF, headers and who may sign in, over real HTTP. */
-class ConsoleSecurityIntegrationTests extends ConsoleTest {
+class ConsoleSecurityIntegrationTests extends ConsoleFixtures {
 
     @Autowired
     WebServerApplicationContext server;

@@ -34,13 +34,13 @@ import com.acme.payments.support.Shop;
  * scope), a read-only key added beside them, and an idle limit other than the container's default, so that a
  * session carrying it shows the setting was applied.
  */
-@Import(ConsoleTest.ReadOnlyKey.class)
+@Import(ConsoleFixtures.ReadOnlyKey.class)
 @TestPropertySource(properties = "payments.console.session-idle=7m")
-abstract class ConsoleTest extends IntegrationTest {
+public abstract class ConsoleFixtures extends IntegrationTest {
 
-    static final String OPERATOR_KEY = "test-anna-key";
-    static final String READ_KEY = "test-read-only-key";
-    static final String SHOP_KEY = Shop.SHOP_KEY;
+    protected static final String OPERATOR_KEY = "test-anna-key";
+    protected static final String READ_KEY = "test-read-only-key";
+    protected static final String SHOP_KEY = Shop.SHOP_KEY;
 
     @Autowired
     protected JdbcClient jdbc;
@@ -50,7 +50,7 @@ abstract class ConsoleTest extends IntegrationTest {
     }
 
     /** A paid order with one refund left UNKNOWN: its create call got a 503 and the PSP's search shows nothing. */
-    StuckRefund stuckRefund(String amount) {
+    protected StuckRefund stuckRefund(String amount) {
         String orderRef = Checkouts.paidOrder(new Shop(http()), psp, jdbc, "50.00");
         psp.stubFor(createCall().withRequestBody(matchingJsonPath("$.paymentType", equalTo("REFUND")))
                 .willReturn(aResponse().withStatus(503)));
@@ -64,12 +64,12 @@ abstract class ConsoleTest extends IntegrationTest {
         return new StuckRefund(orderRef, referenceId);
     }
 
-    String refundState(String referenceId) {
+    protected String refundState(String referenceId) {
         return jdbc.sql("SELECT state FROM psp_refund_attempt WHERE reference_id = :r").param("r", referenceId)
                 .query(String.class).single();
     }
 
-    record StuckRefund(String orderRef, String referenceId) {
+    protected record StuckRefund(String orderRef, String referenceId) {
     }
 
     /** {@code test-read-only-key}: a key holding {@code read} only, beside the configured ones. */
