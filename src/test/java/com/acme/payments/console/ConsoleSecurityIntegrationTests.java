@@ -154,4 +154,25 @@ class ConsoleSecurityIntegrationTests extends ConsoleFixtures {
         assertThat(out.headers().firstValue("Location").orElseThrow()).endsWith("/console?signed-out");
         assertThat(anna.get("/console/unresolved").statusCode()).isEqualTo(302);
     }
+
+    @Test
+    @DisplayName("the API keeps no session and still reads JSON only: only the console's forms are read as forms")
+    void theApiStaysStatelessAndJsonOnly() throws Exception {
+        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        HttpResponse<String> listed = client.send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://localhost:" + port + "/api/admin/unresolved"))
+                .header("Authorization", "Bearer " + OPERATOR_KEY).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(listed.statusCode()).isEqualTo(200);
+        assertThat(listed.headers().allValues("Set-Cookie")).isEmpty();
+
+        HttpResponse<String> form = client.send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://localhost:" + port + "/api/admin/refunds/rfd_x/abandon"))
+                .header("Authorization", "Bearer " + OPERATOR_KEY)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("reason=x")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(form.statusCode()).isEqualTo(415);
+        assertThat(form.headers().allValues("Set-Cookie")).isEmpty();
+    }
 }
