@@ -59,6 +59,7 @@ public class AttemptStore extends SweptStore<Attempt> implements CustomerEmailCo
             SELECT count(*) FROM psp_attempt WHERE state = :state AND state IN ('IN_FLIGHT', 'UNKNOWN', 'READY')
             """;
     private static final String BY_REFERENCE = "SELECT * FROM psp_attempt WHERE reference_id = :referenceId";
+    private static final String FOR_ORDER = "SELECT * FROM psp_attempt WHERE order_id = :orderId ORDER BY id";
     private static final String BY_PAYMENT = """
             SELECT * FROM psp_attempt WHERE psp_payment_id = :paymentId ORDER BY id DESC LIMIT 1
             """;
@@ -244,6 +245,12 @@ public class AttemptStore extends SweptStore<Attempt> implements CustomerEmailCo
     @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)
     Optional<Attempt> find(long id) {
         return jdbc.sql(BY_ID).param("id", id).query(ROW).optional();
+    }
+
+    /** An order's attempts, oldest first (the console's order page). */
+    @Transactional(readOnly = true)
+    public List<Attempt> forOrder(long orderId) {
+        return jdbc.sql(FOR_ORDER).param("orderId", orderId).query(ROW).list();
     }
 
     @Transactional(propagation = Propagation.SUPPORTS, readOnly = true)

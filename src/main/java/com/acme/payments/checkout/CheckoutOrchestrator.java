@@ -45,7 +45,7 @@ import com.acme.payments.secondcharge.DuplicateChargeProperties;
  * resolved by its stored reference — never by a second POST.
  */
 @Component
-class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
+public class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
 
     private static final Logger log = LoggerFactory.getLogger(CheckoutOrchestrator.class);
 
@@ -266,7 +266,7 @@ class CheckoutOrchestrator implements Resolver<Attempt>, Poller {
      * still knows nothing is the attempt closed FAILED (abandoned), freeing the order. If the payment
      * shows up now, the attempt settles by that truth and the answer is 409 attempt-not-open.
      */
-    Attempt abandon(String referenceId, String actor, String reason) {
+    public Attempt abandon(String referenceId, String actor, String reason) {
         Attempt attempt = attempts.findByReference(referenceId).orElseThrow(() -> new Problems.NotFound("Attempt"));
         if (attempt.state() != AttemptState.UNKNOWN) {
             throw new CheckoutProblems.AttemptNotOpen(referenceId, attempt.state().name());

@@ -1,8 +1,6 @@
 package com.acme.payments.discrepancy;
 
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -20,12 +18,10 @@ class DiscrepancyController {
     /** Per source; each row needs a person, so this is a work queue, not an export. */
     private static final int LIMIT = 1000;
 
-    private final DiscrepancyStore store;
-    private final List<UnrefundedCharges> charges;
+    private final Discrepancies discrepancies;
 
-    DiscrepancyController(DiscrepancyStore store, List<UnrefundedCharges> charges) {
-        this.store = store;
-        this.charges = charges;
+    DiscrepancyController(Discrepancies discrepancies) {
+        this.discrepancies = discrepancies;
     }
 
     @GetMapping("/api/admin/discrepancies")
@@ -37,11 +33,7 @@ class DiscrepancyController {
                     + "excess for an over_refund, the payment's or refund's amount otherwise. A duplicate_charge "
                     + "stays listed until a refund of it is DONE.")
     List<DiscrepancyView> discrepancies() {
-        return Stream.concat(store.newest(LIMIT).stream(),
-                        charges.stream().flatMap(source -> source.unrefunded(LIMIT).stream()))
-                .sorted(Comparator.comparing(Discrepancy::detectedAt).reversed()
-                        .thenComparing(Discrepancy::pspPaymentId))
-                .map(DiscrepancyView::of).toList();
+        return discrepancies.newestFirst(LIMIT).stream().map(DiscrepancyView::of).toList();
     }
 
     record DiscrepancyView(String kind, String orderRef, String pspPaymentId, String amount, String currency,

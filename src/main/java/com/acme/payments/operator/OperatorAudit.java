@@ -1,12 +1,16 @@
 package com.acme.payments.operator;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
+import org.springframework.security.authentication.AnonymousAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -75,6 +79,16 @@ public class OperatorAudit implements HandlerInterceptor {
         }
     }
 
+    /**
+     * The name a console session signed in with (its key's name, the console's actor); the API's callers, which
+     * hold no session, are named by their {@link Caller}.
+     */
+    private static Optional<String> signedIn() {
+        Authentication signedIn = SecurityContextHolder.getContext().getAuthentication();
+        return signedIn != null && signedIn.isAuthenticated() && !(signedIn instanceof AnonymousAuthenticationToken)
+                ? Optional.of(signedIn.getName()) : Optional.empty();
+    }
+
     /** One request's declared action; {@code id} once it was asked for and written. */
     private static final class Action {
 
@@ -93,7 +107,7 @@ public class OperatorAudit implements HandlerInterceptor {
             if (id != null) {
                 throw new IllegalStateException("@Audited action " + declared.action() + " asked for twice");
             }
-            String actor = Caller.of(request).actor();
+            String actor = signedIn().orElseGet(() -> Caller.of(request).actor());
             id = store.record(actor, declared.action(), target(), note.reason());
         }
 

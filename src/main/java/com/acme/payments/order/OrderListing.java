@@ -11,12 +11,17 @@ import com.acme.payments.common.web.Problems;
  * for, which tells whether another page follows without counting the rest.
  */
 @Component
-class OrderListing {
+public class OrderListing {
 
     private final OrderListStore store;
 
     OrderListing(OrderListStore store) {
         this.store = store;
+    }
+
+    /** The console's search: the API's parameters, validated as the API validates them (400 naming the field). */
+    public OrderPage find(String status, String createdFrom, String createdTo, String limit, String startingAfter) {
+        return page(OrderListQuery.parse(status, createdFrom, createdTo, limit, startingAfter));
     }
 
     OrderPage page(OrderListQuery query) {
@@ -32,6 +37,6 @@ class OrderListing {
     }
 
     /** A page of the list: the orders, newest first, and whether more follow. */
-    record OrderPage(List<OrderView> data, boolean hasMore) {
+    public record OrderPage(List<OrderView> data, boolean hasMore) {
     }
 }

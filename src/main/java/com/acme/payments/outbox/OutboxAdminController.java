@@ -5,10 +5,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -60,19 +57,14 @@ class OutboxAdminController {
     private static final Logger log = LoggerFactory.getLogger(OutboxAdminController.class);
 
     private static final Set<String> STATES = Set.of("pending", "dead", "delivered", "discarded");
-    private static final Set<String> SINKS = Set.of("notify", "conversion", "fulfilment");
     private static final int MAX_LIMIT = 500;
-    /** Rows per statement of a bulk redrive: short transactions, however many rows are dead. */
-    private static final int REDRIVE_BATCH = 500;
 
     private final OutboxAdminStore store;
-    private final OutboxStore outbox;
-    private final OutboxMetrics metrics;
+    private final DeadEffects effects;
 
-    OutboxAdminController(OutboxAdminStore store, OutboxStore outbox, OutboxMetrics metrics) {
+    OutboxAdminController(OutboxAdminStore store, DeadEffects effects) {
         this.store = store;
-        this.outbox = outbox;
-        this.metrics = metrics;
+        this.effects = effects;
     }
 
     @GetMapping("/api/admin/outbox")
@@ -98,9 +90,10 @@ class OutboxAdminController {
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.OUTBOX_ROW_NOT_DEAD })
     OutboxRow redrive(Caller caller, @PathVariable String id) {
         caller.requireAdmin();
-        long rowId = rowId(id);
+        long rowId = DeadEffects.rowId(id);
         OperatorNote.NONE.asked();
-        return answer(rowId, store.redrive(rowId));
+        effects.redrive(rowId);
+        return answer(rowId);
     }
 
     @PostMapping("/api/admin/outbox/{id}/discard")
@@ -114,7 +107,8 @@ class OutboxAdminController {
             @RequestBody @Valid DiscardRequest request) {
         caller.requireAdmin();
         new OperatorNote(request.reason()).asked();
-        return answer(row.id(), store.discard(row.id(), caller.actor(), request.reason()));
+        effects.discard(row.id(), caller.actor(), request.reason());
+        return answer(row.id());
     }
 
     @PostMapping("/api/admin/outbox/{id}/resend")
@@ -127,12 +121,9 @@ class OutboxAdminController {
     OutboxRow resend(Caller caller, @IdParameter OutboxAdminStore.Row row) {
         caller.requireAdmin();
         OperatorNote.NONE.asked();
-        OutboxAdminStore.RowChange result = store.resend(row.id());
-        if (result == OutboxAdminStore.RowChange.WRONG_STATE) {
-            throw new OutboxRowNotSent(row.id());
-        }
+        effects.resend(row.id());
         log.info("outbox row {} ({}) resent by {}", row.id(), row.idempotencyKey(), caller.actor());
-        return answer(row.id(), result);
+        return answer(row.id());
     }
 
     @PostMapping("/api/admin/outbox/redrive")
@@ -147,30 +138,13 @@ class OutboxAdminController {
         RedriveRequest request = body == null ? new RedriveRequest(null, null, null) : body;
         OutboxStore.DeadFilter filter = request.filter();
         new OperatorNote(request.describe()).asked();
-        int redriven = 0;
-        long afterId = 0;
-        if (filter.allKinds() || !filter.kinds().isEmpty()) {
-            OutboxStore.Batch batch;
-            do {
-                batch = outbox.redriveMatching(filter, afterId, REDRIVE_BATCH);
-                redriven += batch.rows();
-                afterId = batch.lastId();
-            } while (batch.rows() == REDRIVE_BATCH);
-        }
+        int redriven = effects.redriveMatching(filter);
         log.info("outbox bulk redrive by {} ({}): {} dead rows pending again", caller.actor(), request.describe(),
                 redriven);
-        metrics.refreshNow();
         return new Redriven(redriven);
     }
 
-    private OutboxRow answer(long rowId, OutboxAdminStore.RowChange result) {
-        if (result == OutboxAdminStore.RowChange.NOT_FOUND) {
-            throw new Problems.NotFound("Outbox row");
-        }
-        if (result == OutboxAdminStore.RowChange.WRONG_STATE) {
-            throw new OutboxRowNotDead(rowId);
-        }
-        metrics.refreshNow();
+    private OutboxRow answer(long rowId) {
         return store.find(rowId).map(OutboxRow::of).orElseThrow(() -> new Problems.NotFound("Outbox row"));
     }
 
@@ -187,7 +161,7 @@ class OutboxAdminController {
 
         @Override
         protected Optional<OutboxAdminStore.Row> find(String id) {
-            return store.find(rowId(id));
+            return store.find(DeadEffects.rowId(id));
         }
     }
 
@@ -196,14 +170,6 @@ class OutboxAdminController {
     @Retention(RetentionPolicy.RUNTIME)
     @Parameter(name = "id", in = ParameterIn.PATH, required = true, schema = @Schema(type = "string"))
     @interface IdParameter {
-    }
-
-    private static long rowId(String id) {
-        try {
-            return Long.parseLong(id);
-        } catch (NumberFormatException e) {
-            throw new Problems.NotFound("Outbox row");
-        }
     }
 
     /** Why the row is given up; kept on the row and in the audit trail. */
@@ -216,32 +182,7 @@ class OutboxAdminController {
             @Schema(format = "date-time", description = "RFC 3339: rows dead since then") String deadSince) {
 
         OutboxStore.DeadFilter filter() {
-            if (sink != null && !SINKS.contains(sink)) {
-                throw Problems.ValidationFailed.of("sink", "must be one of notify, conversion, fulfilment");
-            }
-            if (kind != null && kind.isBlank()) {
-                throw Problems.ValidationFailed.of("kind", "must not be blank");
-            }
-            Instant since = Instant.EPOCH;
-            if (deadSince != null) {
-                try {
-                    since = OffsetDateTime.parse(deadSince).toInstant();
-                } catch (DateTimeParseException e) {
-                    throw Problems.ValidationFailed.of("deadSince", "must be an RFC 3339 date-time");
-                }
-            }
-            Map<String, String> sinkByKind = SinkRoutes.sinkByKind();
-            List<String> kinds;
-            if (kind != null) {
-                // a kind of another sink than the one asked for matches nothing
-                kinds = sink == null || sink.equals(sinkByKind.get(kind)) ? List.of(kind) : List.of();
-            } else if (sink != null) {
-                kinds = sinkByKind.entrySet().stream().filter(e -> e.getValue().equals(sink))
-                        .map(Map.Entry::getKey).toList();
-            } else {
-                return new OutboxStore.DeadFilter(true, List.of(), since);
-            }
-            return new OutboxStore.DeadFilter(false, kinds, since);
+            return DeadEffects.filter(sink, kind, deadSince);
         }
 
         String describe() {

@@ -38,6 +38,17 @@ class OutboxAdminStore {
              WHERE id = :id
             """;
 
+    /** An aggregate's effects still to send (pending or dead), through the index the relay's ordering uses. */
+    private static final String OPEN_FOR_AGGREGATE = """
+            SELECT id, kind, aggregate_type, aggregate_id, idempotency_key, state, settled_as, attempts, last_error,
+                   created_at, next_attempt_at, delivered_at, redriven_at, dead_at, discarded_at, discarded_by,
+                   discard_reason, first_failed_at, resent_at
+              FROM outbox
+             WHERE aggregate_type = :type AND aggregate_id = :id AND state IN ('pending', 'dead')
+             ORDER BY id
+             LIMIT :limit
+            """;
+
     /** An outbox row as operators see it; the payload is left out (it may carry personal data). */
     record Row(long id, String kind, String aggregateType, String aggregateId, String idempotencyKey, String state,
             String settledAs, int attempts, String lastError, Instant createdAt, Instant nextAttemptAt,
@@ -66,6 +77,12 @@ class OutboxAdminStore {
                 .param("limit", limit)
                 .query(OutboxAdminStore::row)
                 .list();
+    }
+
+    @Transactional(readOnly = true)
+    List<Row> openFor(String aggregateType, String aggregateId, int limit) {
+        return jdbc.sql(OPEN_FOR_AGGREGATE).param("type", aggregateType).param("id", aggregateId)
+                .param("limit", limit).query(OutboxAdminStore::row).list();
     }
 
     @Transactional(readOnly = true)

@@ -12,7 +12,7 @@ import com.acme.payments.sweep.Leased;
  * refund was sent against, read with the row where the create is rebuilt from it (the sweep's claim); null
  * where the row was read alone.
  */
-record Refund(long id, long orderId, String refundKey, String referenceId, BigDecimal amount, String currency,
+public record Refund(long id, long orderId, String refundKey, String referenceId, BigDecimal amount, String currency,
         RefundState state, String pspPaymentId, String errorCode, String errorMessage, Instant createdAt,
         long leaseVersion, String pspState, String requestedBy, String reason, String abandonedBy,
         Long duplicateChargeId, String origin, RefundStore.Parent parent) implements Leased {

@@ -35,7 +35,7 @@ import com.acme.payments.refund.RefundClaimApplier.Claim;
  * stored result or reconciles by the stored reference — never a second POST.
  */
 @Component
-class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Poller {
+public class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Poller {
 
     private static final Logger log = LoggerFactory.getLogger(RefundOrchestrator.class);
 
@@ -235,7 +235,7 @@ class RefundOrchestrator implements SecondChargeRefunds, Resolver<Refund>, Polle
      * still knows nothing is the refund closed FAILED (abandoned) and its reservation released, which
      * unblocks the order's later refunds. If the PSP shows it now, it settles by that truth: 409.
      */
-    Refund abandon(String referenceId, String actor, String reason) {
+    public Refund abandon(String referenceId, String actor, String reason) {
         Refund refund = refunds.findByReference(referenceId).orElseThrow(() -> new Problems.NotFound("Refund"));
         if (refund.state() != RefundState.UNKNOWN) {
             throw new RefundProblems.RefundNotOpen(referenceId, refund.state().name());

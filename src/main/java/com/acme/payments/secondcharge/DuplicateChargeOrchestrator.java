@@ -20,7 +20,7 @@ import com.acme.payments.sweep.Poller;
  * {@code sweep.Polls}; deliberately not transactional.
  */
 @Component
-class DuplicateChargeOrchestrator implements Poller {
+public class DuplicateChargeOrchestrator implements Poller {
 
     private static final Logger log = LoggerFactory.getLogger(DuplicateChargeOrchestrator.class);
     private static final String AUTO_REFUND = "auto-refund";
@@ -37,7 +37,7 @@ class DuplicateChargeOrchestrator implements Poller {
     }
 
     /** The operator's call: claims and makes the charge's refund, or replays its live one. */
-    SecondChargeRefunds.Answer refund(DuplicateCharge charge, String actor, String reason) {
+    public SecondChargeRefunds.Answer refund(DuplicateCharge charge, String actor, String reason) {
         return refunds.refund(charge.toRefund(), actor, reason);
     }
 

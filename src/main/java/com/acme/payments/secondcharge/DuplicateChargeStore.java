@@ -85,7 +85,7 @@ public class DuplicateChargeStore {
     }
 
     @Transactional(readOnly = true)
-    List<DuplicateCharge> all() {
+    public List<DuplicateCharge> all() {
         return jdbc.sql(ALL).query(ROW).list();
     }
 

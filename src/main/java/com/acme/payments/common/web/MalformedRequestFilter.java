@@ -28,9 +28,10 @@ import jakarta.servlet.http.HttpServletResponse;
  * Refuses a request whose shape is broken before anything reads it — no credential check, controller or
  * statement sees it, so nothing it carries can become a 500 or reach PostgreSQL: a path or query that does
  * not percent-decode to UTF-8 or holds a NUL or a lone surrogate, a header value with a control character,
- * a multipart type without a boundary (400); and, on every endpoint but the webhooks, a body that is not
- * declared JSON in UTF-8 (415: the API reads nothing else). The webhooks read their raw bytes whatever
- * the Content-Type, as the providers send it, and are only held to the shape checks. TRACE, which Tomcat
+ * a multipart type without a boundary (400); and, on every endpoint but the webhooks and the console, a body
+ * that is not declared JSON in UTF-8 (415: the API reads nothing else; the console only its forms). The
+ * webhooks read their raw bytes whatever the Content-Type, as the providers send it, and are only held to
+ * the shape checks. TRACE, which Tomcat
  * lets through ({@link TomcatProblems}) so that its 405 is a problem too, is refused here for every path.
  */
 @Component
@@ -38,6 +39,8 @@ import jakarta.servlet.http.HttpServletResponse;
 class MalformedRequestFilter extends OncePerRequestFilter {
 
     private static final String WEBHOOKS = "/webhooks/";
+    /** The operators' console: its forms post {@code application/x-www-form-urlencoded}, nothing else does. */
+    private static final String CONSOLE = "/console/";
     private static final String TRACE = "TRACE";
     private static final String FORM = MediaType.APPLICATION_FORM_URLENCODED_VALUE;
 
@@ -58,7 +61,8 @@ class MalformedRequestFilter extends OncePerRequestFilter {
             chain.doFilter(new RawBody(request), response);
             return;
         }
-        String unsupported = contentTypeRefusal(request);
+        String unsupported = request.getServletPath().startsWith(CONSOLE) ? formRefusal(request)
+                : contentTypeRefusal(request);
         if (unsupported != null) {
             refuse(response, ProblemType.UNSUPPORTED_MEDIA_TYPE, unsupported);
             return;
@@ -124,6 +128,18 @@ class MalformedRequestFilter extends OncePerRequestFilter {
             return "Request bodies are JSON: Content-Type: application/json (UTF-8).";
         }
         return null;
+    }
+
+    /** Why a console request's body may not be read as its form; null when it may (or when there is none). */
+    private static String formRefusal(HttpServletRequest request) {
+        boolean body = request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
+        if (!body) {
+            return null;
+        }
+        MediaType type = request.getContentType() == null ? null : parse(request.getContentType());
+        boolean form = type != null && type.getType().equals("application")
+                && type.getSubtype().equals("x-www-form-urlencoded");
+        return form && utf8(type) ? null : "Console forms are application/x-www-form-urlencoded (UTF-8).";
     }
 
     private static boolean utf8(MediaType type) {

@@ -1,0 +1,181 @@
+package com.acme.payments.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+import com.acme.payments.console.ConsoleFixtures;
+
+/**
+ * The operators' console in headless Chromium: an operator signs in, finds a stuck refund, abandons it with a
+ * reason, sees it leave the list and signs out; a read-only key sees no action and is refused (403) when its
+ * session posts one anyway with its own CSRF token. Screenshots of the main pages land in {@code target/browser/}
+ * ({@code console-unresolved.png} is the README's).
+ *
+ * <p>Needs Debian's {@code chromium} and {@code chromium-driver}; skipped when either is absent.
+ */
+@Tag("browser")
+class ConsoleBrowserIntegrationTests extends ConsoleFixtures {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path SCREENSHOTS = Path.of("target", "browser");
+
+    private ChromeDriver browser;
+    private Path profile;
+
+    @BeforeEach
+    void requireChromium() {
+        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "headless Chromium is not installed: apt-get install -y chromium chromium-driver");
+    }
+
+    @AfterEach
+    void closeBrowser() throws IOException {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (profile != null) {
+            try (Stream<Path> files = Files.walk(profile)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("an operator signs in, abandons a stuck refund with a reason, sees it leave the list, signs out")
+    void operatorAbandonsAStuckRefund() {
+        StuckRefund stuck = stuckRefund("20.00");
+        browser = startBrowser();
+        browser.get(base() + "/console");
+        screenshot("console-sign-in");
+        signIn(OPERATOR_KEY);
+
+        assertThat(browser.getCurrentUrl()).endsWith("/console/unresolved");
+        assertThat(browser.findElement(By.id("who")).getText()).isEqualTo("anna");
+        WebElement row = row(stuck.referenceId());
+        assertThat(row.getText()).contains("refund").contains(stuck.orderRef()).contains("UNKNOWN").contains("UTC");
+        screenshot("console-unresolved");
+
+        row.findElement(By.name("reason")).sendKeys("PSP support: never created");
+        row.findElement(By.cssSelector("button[type=submit]")).click();
+        assertThat(browser.findElement(By.id("done")).getText()).contains(stuck.referenceId()).contains("abandoned");
+        assertThat(browser.findElements(By.cssSelector("tr[data-reference='" + stuck.referenceId() + "']")))
+                .as("it left the list").isEmpty();
+        assertThat(refundState(stuck.referenceId())).isEqualTo("FAILED");
+        screenshot("console-abandoned");
+
+        browser.get(base() + "/console/orders/" + stuck.orderRef());
+        assertThat(browser.findElement(By.id("refunds")).getText()).contains("FAILED").contains("20.00 EUR")
+                .contains("abandoned by anna");
+        screenshot("console-order");
+        browser.get(base() + "/console/orders");
+        screenshot("console-orders");
+        browser.get(base() + "/console/dead-effects");
+        screenshot("console-dead-effects");
+        browser.get(base() + "/console/discrepancies");
+        screenshot("console-discrepancies");
+
+        browser.findElement(By.id("sign-out")).click();
+        assertThat(browser.findElement(By.id("signed-out")).getText()).isEqualTo("Signed out.");
+        browser.get(base() + "/console/unresolved");
+        assertThat(browser.findElement(By.id("key")).isDisplayed()).as("back at the sign-in page").isTrue();
+    }
+
+    @Test
+    @DisplayName("a read-only key sees no action buttons, and an action posted anyway from its session is 403")
+    void readOnlyKeySeesNoActions() throws Exception {
+        StuckRefund stuck = stuckRefund("20.00");
+        browser = startBrowser();
+        browser.get(base() + "/console");
+        signIn(READ_KEY);
+
+        assertThat(browser.findElement(By.id("read-only")).getText()).isEqualTo("read-only");
+        WebElement row = row(stuck.referenceId());
+        assertThat(row.findElements(By.tagName("button"))).isEmpty();
+        assertThat(browser.findElements(By.xpath("//button[normalize-space()='Abandon']"))).isEmpty();
+        screenshot("console-read-only");
+
+        // what a hand-made form would send: this session's cookie and its CSRF token (from the sign-out form)
+        String csrf = browser.findElement(By.name("_csrf")).getDomProperty("value");
+        Cookie session = browser.manage().getCookieNamed("CONSOLE_SESSION");
+        HttpResponse<String> posted = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(base() + "/console/refunds/" + stuck.referenceId() + "/abandon"))
+                .header("Cookie", "CONSOLE_SESSION=" + session.getValue())
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("reason=mine&_csrf=" + csrf, StandardCharsets.UTF_8))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(posted.statusCode()).isEqualTo(403);
+        assertThat(refundState(stuck.referenceId())).isEqualTo("UNKNOWN");
+        browser.navigate().refresh();
+        assertThat(row(stuck.referenceId()).getText()).contains("UNKNOWN");
+    }
+
+    private void signIn(String key) {
+        browser.findElement(By.id("key")).sendKeys(key);
+        browser.findElement(By.id("sign-in")).click();
+    }
+
+    private WebElement row(String referenceId) {
+        return browser.findElement(By.cssSelector("tr[data-reference='" + referenceId + "']"));
+    }
+
+    private String base() {
+        return "http://localhost:" + port;
+    }
+
+    private ChromeDriver startBrowser() {
+        try {
+            profile = Files.createTempDirectory("chromium-profile-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        // Root in a container: no sandbox; nothing may reach past this machine (no updates, sync, QUIC).
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1280,800", "--user-data-dir=" + profile);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        ChromeDriver driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(20));
+        return driver;
+    }
+
+    private void screenshot(String name) {
+        try {
+            Files.createDirectories(SCREENSHOTS);
+            Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
+            Files.copy(shot, SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
