@@ -119,6 +119,50 @@ class AdminController {
     }
 
     /**
+     * Money the service never saw: a payment (default a COMPLETED DEPOSIT) created at the provider without a
+     * webhook, as if made through another channel. Body {@code {"amount", "currency", "paymentType"?,
+     * "state"?, "referenceId"?, "parentPaymentId"?}}.
+     */
+    @PostMapping("/payments/unseen")
+    Map<String, Object> unseen(@RequestBody byte[] body) {
+        JsonNode request = readObject(body);
+        String type = request.hasNonNull("paymentType") ? request.path("paymentType").asString() : Payment.DEPOSIT;
+        String state = request.hasNonNull("state") ? request.path("state").asString() : Payment.COMPLETED;
+        return gateway.unseen(type, state, CreateRequest.amount(request.get("amount")),
+                request.path("currency").asString("EUR"),
+                request.hasNonNull("referenceId") ? request.path("referenceId").asString() : null,
+                request.hasNonNull("parentPaymentId") ? request.path("parentPaymentId").asString() : null).view();
+    }
+
+    /**
+     * Changes a payment without telling anyone (no webhook): its {@code amount}, its {@code state} (a refund
+     * failed without an event), or both. Body {@code {"amount"?, "state"?}}.
+     */
+    @PostMapping("/payments/{id}/quietly")
+    Map<String, Object> quietly(@PathVariable String id, @RequestBody byte[] body) {
+        JsonNode request = readObject(body);
+        Payment current = payments.get(id).orElseThrow(() -> GatewayError.notFound(id));
+        Payment changed = current;
+        if (request.hasNonNull("amount")) {
+            changed = changed.withAmount(CreateRequest.amount(request.get("amount")));
+        }
+        if (request.hasNonNull("state")) {
+            changed = changed.withState(request.path("state").asString(), current.updatedAt());
+        }
+        payments.replace(changed);
+        return changed.view();
+    }
+
+    /** The provider loses a payment: no longer listed nor found (money we booked that it does not show). */
+    @DeleteMapping("/payments/{id}")
+    ResponseEntity<Void> forget(@PathVariable String id) {
+        if (!payments.forget(id)) {
+            throw GatewayError.notFound(id);
+        }
+        return ResponseEntity.noContent().build();
+    }
+
+    /**
      * Sends a webhook for the payment as if it were in {@code state}, without changing it: a stale or
      * replayed delivery (an earlier attempt's AUTHORIZED after the customer retried). Body {@code {"state": …}}.
      */

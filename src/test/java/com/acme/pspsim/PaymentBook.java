@@ -50,6 +50,19 @@ class PaymentBook {
                 .toList();
     }
 
+    /** Every payment created in {@code [from, to)}, oldest first (the books' listing). */
+    List<Payment> createdIn(Instant from, Instant to) {
+        return byId.values().stream()
+                .filter(p -> p.createdAt() != null && !p.createdAt().isBefore(from) && p.createdAt().isBefore(to))
+                .sorted(Comparator.comparing(Payment::createdAt).thenComparingLong(Payment::seq))
+                .toList();
+    }
+
+    /** The provider loses a payment: it is neither listed nor found any more. */
+    boolean forget(String id) {
+        return byId.remove(id) != null;
+    }
+
     /** Every payment referring to {@code parentId} (refunds of a deposit). */
     List<Payment> children(String parentId) {
         return byId.values().stream().filter(p -> parentId.equals(p.parentPaymentId())).toList();

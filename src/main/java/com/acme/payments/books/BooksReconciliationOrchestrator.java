@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.core.retry.RetryException;
 import org.springframework.core.retry.RetryPolicy;
 import org.springframework.core.retry.RetryTemplate;
@@ -57,6 +59,7 @@ public class BooksReconciliationOrchestrator {
     private final ExecutorService executor;
     private final String owner;
 
+    @Autowired
     BooksReconciliationOrchestrator(PaymentProvider provider, BooksLedgerStore ledger, BooksReconciliationRunStore runs,
             BooksProperties properties, BooksMetrics metrics) {
         this(provider, ledger, runs, properties, metrics, instanceName());
@@ -90,7 +93,10 @@ public class BooksReconciliationOrchestrator {
     }
 
     /** A run of {@code [from, to)} asked for by {@code requestedBy}, started in the background (or the one running). */
-    UUID start(Instant from, Instant to, String requestedBy) {
+    UUID start(Instant requestedFrom, Instant requestedTo, String requestedBy) {
+        // the database keeps microseconds: the run covers the window it records
+        Instant from = requestedFrom.truncatedTo(ChronoUnit.MICROS);
+        Instant to = requestedTo.truncatedTo(ChronoUnit.MICROS);
         BooksReconciliationRunStore.Started started = runs.start(from, to, null, requestedBy, owner, properties.lease());
         if (started.created()) {
             submit(started.id(), from, to);
