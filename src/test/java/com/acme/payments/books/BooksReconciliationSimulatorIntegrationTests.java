@@ -159,6 +159,22 @@ class BooksReconciliationSimulatorIntegrationTests {
     }
 
     @Test
+    @DisplayName("every page of the listing is read: money the service never saw, on the last page, is found")
+    void everyPageIsRead() {
+        Instant from = Instant.now();
+        paidOrder("31.00");
+        paidOrder("32.00");
+        paidOrder("33.00");
+        paidOrder("34.00");
+        String last = sim.post("/sim/payments/unseen", "{\"amount\":\"35.00\",\"currency\":\"EUR\"}").json()
+                .path("id").asString();
+        JsonNode run = reconciled(from, Instant.now().plusMillis(1));
+        assertThat(run.path("state").asString()).as(run.toString()).isEqualTo("done");
+        assertThat(kinds(run)).as("oldest first, two a page: the third page").containsExactly("missing_here " + last + " null");
+        assertThat(run.path("pspRecords").asInt()).isEqualTo(5);
+    }
+
+    @Test
     @DisplayName("the four kinds at the Gateway: money it never told us of, an amount changed, a refund failed without an event, a payment it lost")
     void fourKinds() {
         Instant from = Instant.now();
@@ -272,6 +288,10 @@ class BooksReconciliationSimulatorIntegrationTests {
         JsonNode run = finished(dead.toString());
         assertThat(run.path("state").asString()).as(run.toString()).isEqualTo("done");
         assertThat(run.path("pspRecords").asInt()).isEqualTo(1);
+        UUID alive = runs.start(from, to.plusMillis(2), null, "test", "alive", Duration.ofMinutes(5)).id();
+        assertThat(two.takeOver()).as("a run whose instance renews its lease is not another's").doesNotContain(alive);
+        jdbc.sql("UPDATE books_reconciliation_run SET state = 'failed', finished_at = now() WHERE id = :id")
+                .param("id", alive).update();
 
         UUID doomed = runs.start(from, to.plusMillis(1), null, "test", "died", Duration.ofMillis(1)).id();
         jdbc.sql("UPDATE books_reconciliation_run SET takeovers = 3 WHERE id = :id").param("id", doomed).update();

@@ -149,6 +149,23 @@ class StripeBooksReconciliationSimulatorIntegrationTests {
     }
 
     @Test
+    @DisplayName("every page of the listing is read: a PaymentIntent of ours never told, on the last page (newest first), is found")
+    void everyPageIsRead() {
+        Instant from = freshSecond();
+        String first = sim.post("/sim/stripe/payment_intents/unseen",
+                "{\"amount\":3500,\"currency\":\"eur\",\"attempt\":\"chk_unseen_" + UUID.randomUUID() + "\"}").json()
+                .path("id").asString();
+        paidOrder("31.00");
+        paidOrder("32.00");
+        paidOrder("33.00");
+        paidOrder("34.00");
+        JsonNode run = reconciled(from, Instant.now().plusMillis(1));
+        assertThat(run.path("state").asString()).as(run.toString()).isEqualTo("done");
+        assertThat(kinds(run)).as("newest first, two a page: the third page").containsExactly("missing_here " + first + " null");
+        assertThat(run.path("pspRecords").asInt()).isEqualTo(5);
+    }
+
+    @Test
     @DisplayName("the four kinds at Stripe: a PaymentIntent of ours never told, an amount received changed, a refund failed without an event, a PaymentIntent it lost")
     void fourKinds() {
         Instant from = freshSecond();
