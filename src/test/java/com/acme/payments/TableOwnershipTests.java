@@ -71,7 +71,18 @@ class TableOwnershipTests {
             "DuplicateChargeStore.WITH_REFUND -> psp_refund_attempt",
             "DuplicateChargeStore.NEVER_REFUNDED -> psp_refund_attempt",
             // the SecondChargeUnrefunded gauge: charges no refund of which is DONE, the listing's own rule
-            "DuplicateChargeStore.UNREFUNDED_STATS -> psp_refund_attempt");
+            "DuplicateChargeStore.UNREFUNDED_STATS -> psp_refund_attempt",
+            // the books' reconciliation holds our attempts, second charges and refunds against the PSP's
+            // listing: it only reads them (a window, or the ids the listing named), and owns its own runs
+            "BooksLedgerStore.PAYMENT_COLUMNS -> psp_attempt", "BooksLedgerStore.PAYMENT_COLUMNS -> orders",
+            "BooksLedgerStore.PAYMENT_COLUMNS -> duplicate_charge",
+            "BooksLedgerStore.CHARGES_IN_WINDOW -> duplicate_charge", "BooksLedgerStore.CHARGES_IN_WINDOW -> orders",
+            "BooksLedgerStore.CHARGES_IN_WINDOW -> psp_attempt",
+            "BooksLedgerStore.CHARGES_BY_ID -> duplicate_charge", "BooksLedgerStore.CHARGES_BY_ID -> orders",
+            "BooksLedgerStore.CHARGES_BY_ID -> psp_attempt",
+            "BooksLedgerStore.REFUND_COLUMNS -> psp_refund_attempt", "BooksLedgerStore.REFUND_COLUMNS -> orders",
+            "BooksLedgerStore.ORDERS_OF_PAYMENTS -> psp_attempt", "BooksLedgerStore.ORDERS_OF_PAYMENTS -> orders",
+            "BooksLedgerStore.ORDERS_OF_PAYMENTS -> duplicate_charge");
 
     @Test
     @DisplayName("every table is written by exactly one Store (of one feature); reads by other Stores are named")
