@@ -135,6 +135,31 @@ class AdminController {
     }
 
     /**
+     * Seeds the books for a benchmark: {@code count} COMPLETED deposits {@code <prefix><i>} under the reference
+     * {@code chk_<prefix><i>} ({@code i} from {@code offset}), created {@code stepMillis} apart from {@code from},
+     * announced to nobody. Body {@code {"prefix", "count", "offset"?, "from", "stepMillis", "amount"?, "currency"?}}.
+     */
+    @PostMapping("/payments/seed")
+    Map<String, Object> seed(@RequestBody byte[] body) {
+        JsonNode request = readObject(body);
+        String prefix = request.path("prefix").asString("pay_seed_");
+        int count = request.path("count").asInt(0);
+        int offset = request.path("offset").asInt(0);
+        java.time.Instant from = java.time.Instant.parse(request.path("from").asString());
+        long step = request.path("stepMillis").asLong(1);
+        java.math.BigDecimal amount = request.hasNonNull("amount") ? CreateRequest.amount(request.get("amount"))
+                : new java.math.BigDecimal("10.00");
+        String currency = request.path("currency").asString("EUR");
+        for (int i = 0; i < count; i++) {
+            java.time.Instant at = from.plusMillis(step * i);
+            payments.add(new Payment(payments.nextSeq(), prefix + (offset + i), "chk_" + prefix + (offset + i),
+                    Payment.DEPOSIT,
+                    Payment.COMPLETED, amount, currency, null, null, null, null, null, null, null, null, at, at, null));
+        }
+        return Map.of("seeded", count);
+    }
+
+    /**
      * Changes a payment without telling anyone (no webhook): its {@code amount}, its {@code state} (a refund
      * failed without an event), or both. Body {@code {"amount"?, "state"?}}.
      */

@@ -123,13 +123,13 @@ class GatewayController {
             }
             return responder.errorBefore(rule);
         }
-        List<Payment> window = payments.createdIn(from, to);
         long start = (long) n * limit;
-        List<Map<String, Object>> items = window.stream().skip(start).limit(limit).map(Payment::view).toList();
+        List<Map<String, Object>> items = payments.createdIn(from, to, start, limit).stream().map(Payment::view)
+                .toList();
         Map<String, Object> result = new java.util.LinkedHashMap<>();
         result.put("items", items);
         result.put("page", n);
-        result.put("hasNext", start + items.size() < window.size());
+        result.put("hasNext", payments.createdAfter(from, to, start + items.size()));
         return responder.answer(plan, result, response);
     }
 
