@@ -31,7 +31,7 @@ class BooksMetrics {
                 null, Tags.empty(), runs::lastNightMismatches);
     }
 
-    void finished(Duration took, int mismatches) {
+    void finished(Duration took) {
         job.run(took);
         job.resolved();
     }

@@ -161,7 +161,7 @@ public class BooksReconciliationOrchestrator {
             }
             List<Mismatch> mismatches = books.mismatches();
             if (runs.finish(id, owner, books.pspRecords(), books.ourRecords(), mismatches, properties.keepMismatches())) {
-                metrics.finished(Duration.ofNanos(System.nanoTime() - started), mismatches.size());
+                metrics.finished(Duration.ofNanos(System.nanoTime() - started));
                 log.info("reconciliation run done, id={} from={} to={} pspRecords={} ourRecords={} mismatches={}", id,
                         from, to, books.pspRecords(), books.ourRecords(), mismatches.size());
             }
