@@ -76,7 +76,18 @@ class TableOwnershipTests {
             // the ledger export: every money movement (payments, second charges, refunds and their failures) in
             // one ordered read; the ledger owns no table and writes nothing
             "LedgerStore.MOVEMENTS -> orders", "LedgerStore.MOVEMENTS -> psp_attempt",
-            "LedgerStore.MOVEMENTS -> psp_refund_attempt", "LedgerStore.MOVEMENTS -> duplicate_charge");
+            "LedgerStore.MOVEMENTS -> psp_refund_attempt", "LedgerStore.MOVEMENTS -> duplicate_charge",
+            // the books' reconciliation holds our attempts, second charges and refunds against the PSP's
+            // listing: it only reads them (a window, or the ids the listing named), and owns its own runs
+            "BooksLedgerStore.PAYMENT_COLUMNS -> psp_attempt", "BooksLedgerStore.PAYMENT_COLUMNS -> orders",
+            "BooksLedgerStore.PAYMENT_COLUMNS -> duplicate_charge",
+            "BooksLedgerStore.CHARGES_IN_WINDOW -> duplicate_charge", "BooksLedgerStore.CHARGES_IN_WINDOW -> orders",
+            "BooksLedgerStore.CHARGES_IN_WINDOW -> psp_attempt",
+            "BooksLedgerStore.CHARGES_BY_ID -> duplicate_charge", "BooksLedgerStore.CHARGES_BY_ID -> orders",
+            "BooksLedgerStore.CHARGES_BY_ID -> psp_attempt",
+            "BooksLedgerStore.REFUND_COLUMNS -> psp_refund_attempt", "BooksLedgerStore.REFUND_COLUMNS -> orders",
+            "BooksLedgerStore.ORDERS_OF_PAYMENTS -> psp_attempt", "BooksLedgerStore.ORDERS_OF_PAYMENTS -> orders",
+            "BooksLedgerStore.ORDERS_OF_PAYMENTS -> duplicate_charge");
 
     @Test
     @DisplayName("every table is written by exactly one Store (of one feature); reads by other Stores are named")

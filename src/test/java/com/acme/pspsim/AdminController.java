@@ -119,6 +119,75 @@ class AdminController {
     }
 
     /**
+     * Money the service never saw: a payment (default a COMPLETED DEPOSIT) created at the provider without a
+     * webhook, as if made through another channel. Body {@code {"amount", "currency", "paymentType"?,
+     * "state"?, "referenceId"?, "parentPaymentId"?}}.
+     */
+    @PostMapping("/payments/unseen")
+    Map<String, Object> unseen(@RequestBody byte[] body) {
+        JsonNode request = readObject(body);
+        String type = request.hasNonNull("paymentType") ? request.path("paymentType").asString() : Payment.DEPOSIT;
+        String state = request.hasNonNull("state") ? request.path("state").asString() : Payment.COMPLETED;
+        return gateway.unseen(type, state, CreateRequest.amount(request.get("amount")),
+                request.path("currency").asString("EUR"),
+                request.hasNonNull("referenceId") ? request.path("referenceId").asString() : null,
+                request.hasNonNull("parentPaymentId") ? request.path("parentPaymentId").asString() : null).view();
+    }
+
+    /**
+     * Seeds the books for a benchmark: {@code count} COMPLETED deposits {@code <prefix><i>} under the reference
+     * {@code chk_<prefix><i>} ({@code i} from {@code offset}), created {@code stepMillis} apart from {@code from},
+     * announced to nobody. Body {@code {"prefix", "count", "offset"?, "from", "stepMillis", "amount"?, "currency"?}}.
+     */
+    @PostMapping("/payments/seed")
+    Map<String, Object> seed(@RequestBody byte[] body) {
+        JsonNode request = readObject(body);
+        String prefix = request.path("prefix").asString("pay_seed_");
+        int count = request.path("count").asInt(0);
+        int offset = request.path("offset").asInt(0);
+        java.time.Instant from = java.time.Instant.parse(request.path("from").asString());
+        long step = request.path("stepMillis").asLong(1);
+        java.math.BigDecimal amount = request.hasNonNull("amount") ? CreateRequest.amount(request.get("amount"))
+                : new java.math.BigDecimal("10.00");
+        String currency = request.path("currency").asString("EUR");
+        for (int i = 0; i < count; i++) {
+            java.time.Instant at = from.plusMillis(step * i);
+            payments.add(new Payment(payments.nextSeq(), prefix + (offset + i), "chk_" + prefix + (offset + i),
+                    Payment.DEPOSIT,
+                    Payment.COMPLETED, amount, currency, null, null, null, null, null, null, null, null, at, at, null));
+        }
+        return Map.of("seeded", count);
+    }
+
+    /**
+     * Changes a payment without telling anyone (no webhook): its {@code amount}, its {@code state} (a refund
+     * failed without an event), or both. Body {@code {"amount"?, "state"?}}.
+     */
+    @PostMapping("/payments/{id}/quietly")
+    Map<String, Object> quietly(@PathVariable String id, @RequestBody byte[] body) {
+        JsonNode request = readObject(body);
+        Payment current = payments.get(id).orElseThrow(() -> GatewayError.notFound(id));
+        Payment changed = current;
+        if (request.hasNonNull("amount")) {
+            changed = changed.withAmount(CreateRequest.amount(request.get("amount")));
+        }
+        if (request.hasNonNull("state")) {
+            changed = changed.withState(request.path("state").asString(), current.updatedAt());
+        }
+        payments.replace(changed);
+        return changed.view();
+    }
+
+    /** The provider loses a payment: no longer listed nor found (money we booked that it does not show). */
+    @DeleteMapping("/payments/{id}")
+    ResponseEntity<Void> forget(@PathVariable String id) {
+        if (!payments.forget(id)) {
+            throw GatewayError.notFound(id);
+        }
+        return ResponseEntity.noContent().build();
+    }
+
+    /**
      * Sends a webhook for the payment as if it were in {@code state}, without changing it: a stale or
      * replayed delivery (an earlier attempt's AUTHORIZED after the customer retried). Body {@code {"state": …}}.
      */

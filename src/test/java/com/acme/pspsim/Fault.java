@@ -58,7 +58,7 @@ enum Fault {
     static final Set<String> OPERATIONS = Set.of("create", "get", "find", "capture", "void", "webhook", "sink",
             "stripe-session-create", "stripe-session-get", "stripe-session-list", "stripe-session-expire",
             "stripe-intent-get", "stripe-intent-capture", "stripe-intent-cancel", "stripe-refund-create",
-            "stripe-refund-get", "stripe-event");
+            "stripe-refund-get", "stripe-event", "list", "stripe-intent-list", "stripe-refund-list");
 
     private static final Set<Fault> ANY_CALL = EnumSet.of(LATENCY, TIMEOUT, ERROR_BEFORE, ERROR_AFTER, HTML,
             TRUNCATED, RESET);

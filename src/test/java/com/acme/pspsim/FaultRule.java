@@ -9,8 +9,9 @@ import java.util.stream.Collectors;
 /**
  * One fault rule, bound from {@code pspsim.faults[n].*} or posted to {@code /sim/faults}.
  *
- * @param operation {@code create}, {@code get}, {@code find}, {@code capture}, {@code void},
- *        {@code webhook} or {@code sink}; on the Stripe surface {@code stripe-session-create}, … (see
+ * @param operation {@code create}, {@code get}, {@code find}, {@code list} (the books' listing), {@code capture},
+ *        {@code void}, {@code webhook} or {@code sink}; on the Stripe surface {@code stripe-session-create}, …,
+ *        {@code stripe-intent-list} and {@code stripe-refund-list} (the books' listings; see
  *        {@link Fault#OPERATIONS}) and {@code stripe-event}
  * @param fault a {@link Fault} name ({@code ERROR_AFTER} or {@code error-after}), or several joined by
  *        commas, which then act together on the same call ({@code timeout,invisible})

@@ -76,6 +76,16 @@ class Gateway {
                                 null, null)), null);
     }
 
+    /** A payment made past the merchant's integration: stored in {@code state}, announced to nobody. */
+    Payment unseen(String type, String state, BigDecimal amount, String currency, String referenceId, String parentId) {
+        String reference = referenceId != null ? referenceId : "unseen-" + HexFormat.of().formatHex(randomBytes());
+        Payment stored = store(new CreateRequest(type, amount, currency, reference, null, null, parentId, null, null),
+                new CallPlan(new FaultRule("create", "settle", null, null, null, null, null, null, state, null, null,
+                        null)), null);
+        log.info("unseen paymentId={} type={} state={} amount={} {}", stored.id(), type, stored.state(), amount, currency);
+        return stored;
+    }
+
     /** A click on the hosted page: CHECKOUT moves to {@code target}, announced by webhook. */
     Payment settleFromHostedPage(String id, String target) {
         Payment current = payments.get(id).orElseThrow(() -> GatewayError.notFound(id));

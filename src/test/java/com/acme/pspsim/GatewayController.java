@@ -80,7 +80,13 @@ class GatewayController {
 
     @GetMapping
     ResponseEntity<byte[]> find(@RequestParam(name = "referenceId.eq", required = false) String referenceId,
+            @RequestParam(name = "createdAt.gte", required = false) String createdFrom,
+            @RequestParam(name = "createdAt.lt", required = false) String createdTo,
+            @RequestParam(required = false) Integer page, @RequestParam(required = false) Integer size,
             HttpServletResponse response) {
+        if (referenceId == null && (createdFrom != null || createdTo != null)) {
+            return list(createdFrom, createdTo, page, size, response);
+        }
         if (referenceId == null || referenceId.isBlank()) {
             throw GatewayError.invalid("referenceId.eq is required");
         }
@@ -92,6 +98,50 @@ class GatewayController {
         List<Map<String, Object>> found = payments.findByReference(referenceId, clock.instant()).stream()
                 .map(p -> AnswerCorruption.apply(plan, p.view())).toList();
         return responder.answer(plan, found, response);
+    }
+
+    /**
+     * The books' listing: every payment (any type) created in {@code [createdAt.gte, createdAt.lt)}, oldest
+     * first, 0-based {@code page} of {@code size} (1–100): {@code result} is {@code {items, page, hasNext}}.
+     * Faults of operation {@code list} apply (a 429 also carries {@code Retry-After}).
+     */
+    private ResponseEntity<byte[]> list(String createdFrom, String createdTo, Integer page, Integer size,
+            HttpServletResponse response) {
+        java.time.Instant from = instant("createdAt.gte", createdFrom);
+        java.time.Instant to = instant("createdAt.lt", createdTo);
+        int n = page == null ? 0 : page;
+        int limit = size == null ? 20 : size;
+        if (n < 0 || limit < 1 || limit > 100) {
+            throw GatewayError.invalid("page must be at least 0 and size between 1 and 100");
+        }
+        CallPlan plan = faults.plan("list", null, null, null);
+        plan.sleepLatency();
+        if (plan.has(Fault.ERROR_BEFORE)) {
+            FaultRule rule = plan.first(Fault.ERROR_BEFORE).get();
+            if (rule.status() != null && rule.status() == 429) {
+                response.setHeader("Retry-After", "1");
+            }
+            return responder.errorBefore(rule);
+        }
+        long start = (long) n * limit;
+        List<Map<String, Object>> items = payments.createdIn(from, to, start, limit).stream().map(Payment::view)
+                .toList();
+        Map<String, Object> result = new java.util.LinkedHashMap<>();
+        result.put("items", items);
+        result.put("page", n);
+        result.put("hasNext", payments.createdAfter(from, to, start + items.size()));
+        return responder.answer(plan, result, response);
+    }
+
+    private static java.time.Instant instant(String name, String text) {
+        if (text == null || text.isBlank()) {
+            throw GatewayError.invalid(name + " is required");
+        }
+        try {
+            return java.time.OffsetDateTime.parse(text).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw GatewayError.invalid(name + " is not an ISO-8601 date-time");
+        }
     }
 
     @PostMapping("/{id}/capture")

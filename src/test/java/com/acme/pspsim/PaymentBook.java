@@ -22,6 +22,18 @@ import org.springframework.stereotype.Component;
 class PaymentBook {
 
     private final Map<String, Payment> byId = new ConcurrentHashMap<>();
+    /** Every payment id by creation time, for the books' listing (a page is a range, not a sort of all). */
+    private final java.util.concurrent.ConcurrentSkipListMap<Created, String> byCreated =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
+
+    private record Created(Instant at, long seq) implements Comparable<Created> {
+
+        @Override
+        public int compareTo(Created other) {
+            int byTime = at.compareTo(other.at);
+            return byTime != 0 ? byTime : Long.compare(seq, other.seq);
+        }
+    }
     private final Map<String, List<String>> idsByReference = new ConcurrentHashMap<>();
     private final AtomicLong sequence = new AtomicLong();
     /** Every create POSTed, by {@code referenceId}: lost ones (nothing created) and refused ones included. */
@@ -33,6 +45,9 @@ class PaymentBook {
 
     void add(Payment payment) {
         byId.put(payment.id(), payment);
+        if (payment.createdAt() != null) {
+            byCreated.put(new Created(payment.createdAt(), payment.seq()), payment.id());
+        }
         idsByReference.computeIfAbsent(String.valueOf(payment.referenceId()), k -> new CopyOnWriteArrayList<>())
                 .add(payment.id());
     }
@@ -48,6 +63,23 @@ class PaymentBook {
                 .filter(p -> p != null && p.visibleToLookupsAt(now))
                 .sorted(Comparator.comparingLong(Payment::seq))
                 .toList();
+    }
+
+    /** Every payment created in {@code [from, to)}, oldest first (the books' listing). */
+    List<Payment> createdIn(Instant from, Instant to, long skip, int limit) {
+        return byCreated.subMap(new Created(from, Long.MIN_VALUE), true, new Created(to, Long.MIN_VALUE), false)
+                .values().stream().map(byId::get).filter(p -> p != null).skip(skip).limit(limit).toList();
+    }
+
+    /** Whether a payment created in the window comes after the first {@code skip}. */
+    boolean createdAfter(Instant from, Instant to, long skip) {
+        return byCreated.subMap(new Created(from, Long.MIN_VALUE), true, new Created(to, Long.MIN_VALUE), false)
+                .values().stream().filter(byId::containsKey).skip(skip).findAny().isPresent();
+    }
+
+    /** The provider loses a payment: it is neither listed nor found any more. */
+    boolean forget(String id) {
+        return byId.remove(id) != null;
     }
 
     /** Every payment referring to {@code parentId} (refunds of a deposit). */
@@ -98,6 +130,7 @@ class PaymentBook {
 
     void clear() {
         byId.clear();
+        byCreated.clear();
         idsByReference.clear();
         createPosts.clear();
     }

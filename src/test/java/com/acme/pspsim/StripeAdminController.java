@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -130,6 +131,66 @@ class StripeAdminController {
         String reason = request.hasNonNull("failure_reason") ? request.path("failure_reason").asString() : null;
         StripeRefund r = account.failRefund(id, reason);
         return book.locked(b -> r.view());
+    }
+
+    /**
+     * Money the service never saw: a succeeded PaymentIntent, with no session and no event. Body
+     * {@code {"amount", "currency"?, "attempt"?}}: minor units; {@code attempt} becomes {@code metadata[attempt]}
+     * (without it the PaymentIntent is not the service's, as another integration's would be).
+     */
+    @PostMapping("/payment_intents/unseen")
+    Map<String, Object> unseen(@RequestBody byte[] body) {
+        JsonNode request = read(body);
+        long amount = request.path("amount").asLong(0);
+        if (amount <= 0) {
+            throw StripeError.invalid("amount", "amount must be a positive integer in minor units");
+        }
+        Map<String, String> metadata = request.hasNonNull("attempt")
+                ? Map.of("attempt", request.path("attempt").asString()) : Map.of();
+        StripeIntent pi = new StripeIntent(StripeIds.next("pi_"), null, account.now(), amount,
+                request.path("currency").asString("eur"), "automatic", metadata, null, null);
+        pi.status = "succeeded";
+        pi.amountReceived = amount;
+        pi.chargeId = StripeIds.next("ch_");
+        pi.chargeCreated = pi.created;
+        book.add(pi);
+        return book.locked(b -> pi.view());
+    }
+
+    /** Changes what a succeeded PaymentIntent received, with no event. Body {@code {"amount_received"}} (minor units). */
+    @PostMapping("/payment_intents/{id}/quietly")
+    Map<String, Object> quietlyIntent(@PathVariable String id, @RequestBody byte[] body) {
+        long received = read(body).path("amount_received").asLong(-1);
+        if (received < 0) {
+            throw StripeError.invalid("amount_received", "amount_received must be an integer in minor units");
+        }
+        return book.locked(b -> {
+            StripeIntent pi = b.intent(id).orElseThrow(() -> StripeError.noSuch("payment_intent", "intent", id));
+            pi.amountReceived = received;
+            return pi.view();
+        });
+    }
+
+    /** A refund fails with no event (no {@code refund.failed}, no {@code refund.updated}). Body {@code {"failure_reason"?}}. */
+    @PostMapping("/refunds/{id}/quietly_fail")
+    Map<String, Object> quietlyFail(@PathVariable String id, @RequestBody(required = false) byte[] body) {
+        JsonNode request = read(body);
+        return book.locked(b -> {
+            StripeRefund r = b.refund(id).orElseThrow(() -> StripeError.noSuch("refund", "refund", id));
+            r.status = "failed";
+            r.failureReason = request.hasNonNull("failure_reason") ? request.path("failure_reason").asString()
+                    : "lost_or_stolen_card";
+            return r.view();
+        });
+    }
+
+    /** Stripe loses a PaymentIntent or a refund: no longer listed nor found. */
+    @DeleteMapping("/objects/{id}")
+    ResponseEntity<Void> forget(@PathVariable String id) {
+        if (!book.forget(id)) {
+            throw StripeError.noSuch("object", "id", id);
+        }
+        return ResponseEntity.noContent().build();
     }
 
     /** Forgets the Stripe objects, events and idempotency keys (also part of {@code POST /sim/reset}). */

@@ -74,6 +74,11 @@ class StripeBook {
         return new ArrayList<>(intents.values());
     }
 
+    /** Stripe loses an object: it is neither listed nor found any more. */
+    synchronized boolean forget(String id) {
+        return intents.remove(id) != null | refunds.remove(id) != null;
+    }
+
     synchronized void clear() {
         sessions.clear();
         intents.clear();

@@ -209,21 +209,25 @@ class StripeSurfaceController {
     }
 
     /**
-     * {@code GET /v1/refunds}: newest first, {@code payment_intent}, {@code limit} (1–100, default 10),
-     * {@code starting_after}; the service's reconcile of an ambiguous refund create lists these. Faults of
-     * {@code stripe-refund-get} apply (the refund look-ups).
+     * {@code GET /v1/refunds}: newest first, {@code payment_intent}, {@code created} (a range), {@code limit}
+     * (1–100, default 10), {@code starting_after}; the service's reconcile of an ambiguous refund create lists
+     * these by PaymentIntent (faults of {@code stripe-refund-get}), the books' reconciliation by {@code created}
+     * (faults of {@code stripe-refund-list}).
      */
     @GetMapping("/refunds")
     ResponseEntity<byte[]> listRefunds(HttpServletRequest request, HttpServletResponse response) {
         StripeForm query = StripeForm.parse(request.getQueryString());
-        only(query, "payment_intent", "limit", "starting_after", "expand");
+        only(query, "payment_intent", "limit", "starting_after", "expand", "created");
         Long limitParam = query.integer("limit");
         int limit = limitParam == null ? 10 : (int) Math.max(1, Math.min(MAX_LIMIT, limitParam));
         String intent = query.get("payment_intent");
         String after = query.get("starting_after");
-        return get("stripe-refund-get", intent == null ? Set.of() : intentSubjects(intent), response,
+        Range created = Range.of(query, "created");
+        String op = intent == null ? "stripe-refund-list" : "stripe-refund-get";
+        return get(op, intent == null ? Set.of() : intentSubjects(intent), response,
                 () -> book.locked(b -> {
                     List<StripeRefund> all = new ArrayList<>(intent == null ? b.refunds() : b.refundsOf(intent));
+                    all.removeIf(r -> !created.contains(r.created));
                     java.util.Collections.reverse(all); // the book keeps them in creation order
                     int from = 0;
                     if (after != null) {
@@ -240,6 +244,39 @@ class StripeSurfaceController {
                     list.put("url", "/v1/refunds");
                     return list;
                 }), false);
+    }
+
+    /**
+     * {@code GET /v1/payment_intents}: newest first, {@code created} (a range), {@code limit} (1–100, default
+     * 10), {@code starting_after}; the books' reconciliation lists these (faults of {@code stripe-intent-list}).
+     */
+    @GetMapping("/payment_intents")
+    ResponseEntity<byte[]> listIntents(HttpServletRequest request, HttpServletResponse response) {
+        StripeForm query = StripeForm.parse(request.getQueryString());
+        only(query, "limit", "starting_after", "expand", "created", "customer");
+        Long limitParam = query.integer("limit");
+        int limit = limitParam == null ? 10 : (int) Math.max(1, Math.min(MAX_LIMIT, limitParam));
+        String after = query.get("starting_after");
+        Range created = Range.of(query, "created");
+        return get("stripe-intent-list", Set.of(), response, () -> book.locked(b -> {
+            List<StripeIntent> all = new ArrayList<>(b.intents());
+            all.removeIf(pi -> !created.contains(pi.created));
+            java.util.Collections.reverse(all); // the book keeps them in creation order
+            int from = 0;
+            if (after != null) {
+                from = all.stream().map(pi -> pi.id).toList().indexOf(after) + 1;
+                if (from == 0) {
+                    throw StripeError.invalid("starting_after", "No such payment_intent: '" + after + "'");
+                }
+            }
+            List<StripeIntent> page = all.subList(from, Math.min(all.size(), from + limit));
+            Map<String, Object> list = new LinkedHashMap<>();
+            list.put("object", "list");
+            list.put("data", page.stream().map(StripeIntent::view).toList());
+            list.put("has_more", from + page.size() < all.size());
+            list.put("url", "/v1/payment_intents");
+            return list;
+        }), false);
     }
 
     @GetMapping("/refunds/{id}")
@@ -339,6 +376,9 @@ class StripeSurfaceController {
         CallPlan plan = new CallPlan(faults.takeStripe(op, subjects, null, null));
         plan.sleepLatency();
         if (plan.has(Fault.ERROR_BEFORE)) {
+            if (plan.rule().status() != null && plan.rule().status() == 429) {
+                response.setHeader("Retry-After", "1");
+            }
             return errorBefore(plan.rule());
         }
         Map<String, Object> view = read.get();

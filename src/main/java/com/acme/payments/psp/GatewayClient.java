@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
 import java.net.http.HttpClient;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +41,8 @@ public class GatewayClient implements PaymentProvider {
 
     private static final Logger log = LoggerFactory.getLogger(GatewayClient.class);
     private static final int MAX_BODY = 1 << 20;
+    /** The reconciliation's listing: only reads, so a 429 is asked again rather than taken as a refusal. */
+    private static final String LISTING = "list";
 
     private final RestClient rest;
     private final JsonMapper json;
@@ -141,6 +144,39 @@ public class GatewayClient implements PaymentProvider {
                 PaymentPayloadRules::fromJson);
     }
 
+    /**
+     * {@code GET /api/v1/payments?createdAt.gte=&createdAt.lt=&page=&size=}: one page of every payment of the
+     * account created in the window, oldest first; the cursor is the 0-based page number. Counted as a
+     * {@code find}. A 429 here is no refusal (nothing was asked of a payment): it is unknown, with its
+     * {@code Retry-After}, for the caller to ask again.
+     */
+    @Override
+    public ListingPage listCreated(Instant from, Instant to, String cursor, int pageSize) {
+        int page = cursor == null ? 0 : Integer.parseInt(cursor);
+        RestClient.RequestHeadersSpec<?> request = rest.get().uri(u -> u.path("/api/v1/payments")
+                .queryParam("createdAt.gte", "{from}").queryParam("createdAt.lt", "{to}")
+                .queryParam("page", page).queryParam("size", pageSize).build(from.toString(), to.toString()));
+        return calls.count(PspCallMetrics.FIND, () -> classified(LISTING, request, result -> listing(result, page)));
+    }
+
+    /** The Gateway's account is the service's own: every payment it lists is ours to reconcile. */
+    @Override
+    public boolean listsOnlyOurs() {
+        return true;
+    }
+
+    /** One page: {@code {items, page, hasNext}}; one payment that cannot be booked fails the page. */
+    private static ListingPage listing(JsonNode result, int asked) {
+        JsonNode items = result.get("items");
+        if (items == null || !items.isArray() || result.path("page").asInt(-1) != asked) {
+            throw new IllegalArgumentException("listing result is not page " + asked + " of items");
+        }
+        List<PspPayment> payments = new ArrayList<>();
+        items.forEach(node -> payments.add(PaymentPayloadRules.fromJson(node)));
+        boolean hasNext = result.path("hasNext").asBoolean(false);
+        return new ListingPage(payments, hasNext && !payments.isEmpty() ? Integer.toString(asked + 1) : null);
+    }
+
     /** One call, counted by how it ended ({@link PspCallMetrics#count}). */
     private <T> T exchange(String operation, RestClient.RequestHeadersSpec<?> request, Function<JsonNode, T> reader) {
         return calls.count(operation, () -> classified(operation, request, reader));
@@ -152,6 +188,10 @@ public class GatewayClient implements PaymentProvider {
             return request.exchange((req, response) -> {
                 int status = response.getStatusCode().value();
                 byte[] body = readBounded(response.getBody());
+                if (LISTING.equals(operation) && (status == 429 || status >= 500)) {
+                    throw new PaymentOutcomeUnknown(operation + " answered HTTP " + status,
+                            PaymentOutcomeUnknown.retryAfter(response.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)));
+                }
                 if (status >= 400 && status < 500) {
                     JsonNode error = tryParse(body);
                     throw new PspRejected(status, field(error, "errorCode"), field(error, "errorMessage"));

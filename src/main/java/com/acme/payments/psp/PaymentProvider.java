@@ -1,6 +1,7 @@
 package com.acme.payments.psp;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -57,9 +58,33 @@ public interface PaymentProvider {
 
     PspPayment voidPayment(String paymentId, String referenceId);
 
+    /**
+     * Only reads: one page of the payments and refunds the provider holds that were created in
+     * {@code [from, to)}, the books a reconciliation holds against ours ({@code cursor} null for the first
+     * page; the page's {@link ListingPage#next()} for the following one, null after the last). Never retried
+     * here: a refused page is {@link PspRejected}, anything else that is not a page (a 429 or 5xx included,
+     * with the provider's {@code Retry-After} when it gave one) {@link PaymentOutcomeUnknown}.
+     */
+    ListingPage listCreated(Instant from, Instant to, String cursor, int pageSize);
+
+    /**
+     * Whether every record {@link #listCreated} lists is the service's (the Gateway: an account of its own);
+     * false where the account also holds other integrations' payments (Stripe: billing's purchases), so that
+     * only a record carrying our reference, known to us, or refunding one of those is the reconciliation's.
+     */
+    boolean listsOnlyOurs();
+
     /** Why this provider cannot take the amount exactly (asked at order creation); empty when it can. */
     default Optional<String> refusesAmount(BigDecimal amount, String currency) {
         return Optional.empty();
+    }
+
+    /** One page of {@link #listCreated}: its records in our words, and where the next page starts (null: none). */
+    record ListingPage(List<PspPayment> items, String next) {
+
+        public ListingPage {
+            items = List.copyOf(items);
+        }
     }
 
     /**

@@ -56,6 +56,7 @@ class JobFailuresCoverageIntegrationTests extends IntegrationTest {
     private static final Map<String, String> STANDALONE = Map.of(
             "InboxReplayer.replay", "inbox-replay",
             "ReconciliationSweeper.nightly", "billing-reconciliation",
+            "BooksReconciliationSweeper.check", "books-reconciliation",
             "OutboxRelay.scheduledTurn", "outbox-relay");
 
     /**

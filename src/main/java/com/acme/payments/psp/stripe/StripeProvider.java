@@ -327,6 +327,18 @@ public class StripeProvider implements PaymentProvider {
                 paymentIntentOf(parent), refund.refundKey());
     }
 
+    /** PaymentIntents, then refunds, created in the window ({@link StripeListing}). */
+    @Override
+    public ListingPage listCreated(Instant from, Instant to, String cursor, int pageSize) {
+        return new StripeListing(stripe).page(from, to, cursor, pageSize);
+    }
+
+    /** The account also holds billing's purchases and any other integration's payments. */
+    @Override
+    public boolean listsOnlyOurs() {
+        return false;
+    }
+
     /** An operation on a session acts on its PaymentIntent. */
     private String paymentIntentOf(String paymentId) {
         if (!paymentId.startsWith("cs_")) {

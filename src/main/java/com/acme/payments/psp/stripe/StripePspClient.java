@@ -82,7 +82,11 @@ final class StripePspClient {
     }
 
     /** What Stripe answered: its status, whether it replayed a stored result, its JSON body (null if none). */
-    record Reply(int status, boolean replayed, JsonNode body) {
+    record Reply(int status, boolean replayed, JsonNode body, Duration retryAfter) {
+
+        Reply(int status, boolean replayed, JsonNode body) {
+            this(status, replayed, body, null);
+        }
 
         boolean ok() {
             return status >= 200 && status < 300;
@@ -190,7 +194,8 @@ final class StripePspClient {
             throw new PspRejected(reply.status(), code, reply.errorField("message"));
         }
         throw new PaymentOutcomeUnknown(operation + " answered HTTP " + reply.status()
-                + (reply.aboutTheKey() ? " about its Idempotency-Key" : "") + (reply.replayed() ? " (replayed)" : ""));
+                + (reply.aboutTheKey() ? " about its Idempotency-Key" : "") + (reply.replayed() ? " (replayed)" : ""),
+                reply.status() == 429 || reply.status() >= 500 ? reply.retryAfter() : null);
     }
 
     private Reply exchange(String operation, String path, RestClient.RequestHeadersSpec<?> request) {
@@ -205,7 +210,8 @@ final class StripePspClient {
                         || type.getSubtype().endsWith("+json"))) {
                     tree = tryParse(body);
                 }
-                return new Reply(status, replayed, tree);
+                return new Reply(status, replayed, tree,
+                        PaymentOutcomeUnknown.retryAfter(response.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)));
             }, true);
         } catch (RuntimeException unclassified) {
             // timeouts, resets, truncated or oversized bodies, anything new a library upgrade brings
