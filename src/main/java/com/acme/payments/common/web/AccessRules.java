@@ -48,8 +48,11 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
             // before the chain (ShopOriginsCors), so no other path gets a CORS header from it
             return GRANTED;
         }
-        HandlerLookup.Found found = handlers.find(request);
         Caller caller = Caller.of(request);
+        if (ApiFirewall.isConsolePath(request.getServletPath())) {
+            return refuse(request, unruled(caller)); // the console's chain decides its paths; here only by a path trick
+        }
+        HandlerLookup.Found found = handlers.find(request);
         if (found.handler() == null || found.handler() instanceof ResourceHttpRequestHandler) {
             return GRANTED; // no controller runs: 404 (no static resources are packaged), 405 or 415
         }
@@ -58,7 +61,8 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
         }
         Allow allow = AccessRule.allowOf(method);
         if (allow == null) {
-            return AccessRule.isPublic(method) || isApiDescription(method) ? GRANTED : refuse(request, unruled(caller));
+            return AccessRule.isPublic(method) || isApiDescription(method) || isActuator(method) ? GRANTED
+                    : refuse(request, unruled(caller));
         }
         boolean get = HttpMethod.GET.matches(request.getMethod()) || HttpMethod.HEAD.matches(request.getMethod());
         Set<Scope> admitted = AccessRule.admitted(allow, get, request.getServletPath());
@@ -99,6 +103,12 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
     private static AuthorizationDecision refuse(HttpServletRequest request, ApiProblem problem) {
         request.setAttribute(REFUSAL, problem);
         return DENIED;
+    }
+
+    /** An actuator endpoint on the main port: exposure decides (health and prometheus only, docs/security.md). */
+    private static boolean isActuator(HandlerMethod method) {
+        return method.getBeanType().getName().startsWith("org.springframework.boot.")
+                && method.getBeanType().getName().contains(".actuate.");
     }
 
     /** springdoc's generated description ({@code /v3/api-docs}) is public by decision (docs/api.md). */

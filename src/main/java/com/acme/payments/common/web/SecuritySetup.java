@@ -5,6 +5,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
@@ -19,14 +20,20 @@ import jakarta.servlet.DispatcherType;
  * {@link BearerAuthenticationFilter} authenticates the bearer, {@link AccessRules} authorizes it per handler,
  * deny by default, and {@link AccessProblems} answers refusals as problems. Stateless, no CSRF (bearer keys, no
  * cookies), no session, and none of Spring Security's headers ({@link EdgeHeadersFilter} sets the API's).
- * Actuator paths pass (only health and prometheus are exposed); the error and async dispatches pass, as they
- * render or finish a request this chain already decided.
+ * Actuator endpoints pass (only health and prometheus are exposed), found like any handler; the error and async
+ * dispatches pass, as they render or finish a request this chain already decided.
  */
 @Configuration(proxyBeanMethods = false)
 class SecuritySetup {
 
     /** The console's paths: its own chain (sessions, CSRF, a sign-in form) takes them. */
     static final String CONSOLE = "/console/**";
+
+    /** Strict under {@code /console}, the API's own answers elsewhere ({@link ApiFirewall}). */
+    @Bean
+    WebSecurityCustomizer apiFirewall() {
+        return web -> web.httpFirewall(new ApiFirewall());
+    }
 
     @Bean
     SecurityFilterChain apiChain(HttpSecurity http, KeyAuthenticator keys, OrderTokens tokens,
@@ -50,7 +57,6 @@ class SecuritySetup {
                         .accessDeniedHandler(problems))
                 .authorizeHttpRequests(requests -> requests
                         .dispatcherTypeMatchers(DispatcherType.ERROR, DispatcherType.ASYNC).permitAll()
-                        .requestMatchers("/actuator/**").permitAll()
                         .anyRequest().access(rules))
                 .build();
     }
