@@ -34,6 +34,9 @@ class RunTimeKeysIntegrationTests extends IntegrationTest {
     @Autowired
     OperatorActionStore actions;
 
+    @Autowired
+    ApiKeyStore store;
+
     private Http admin() {
         return http().bearer("test-anna-key");
     }
@@ -144,6 +147,18 @@ class RunTimeKeysIntegrationTests extends IntegrationTest {
         assertThat(http().get(KEYS).status()).isEqualTo(401);
         String keeper = issue("keeper", "keys");
         assertThat(http().bearer(keeper).get(KEYS).status()).isEqualTo(200);
+    }
+
+    @Test
+    @DisplayName("lastUsedAt only moves forward, whichever instance flushes last")
+    void lastUseOnlyMovesForward() {
+        String key = issue("late-flusher", "read");
+        long id = store.all().stream().filter(k -> k.name().equals("late-flusher")).findFirst().orElseThrow().id();
+        java.time.Instant later = java.time.Instant.parse("2026-01-02T00:00:00Z");
+        assertThat(store.touch(id, later)).isTrue();
+        assertThat(store.touch(id, later.minusSeconds(60))).as("an older use from a slower instance").isFalse();
+        assertThat(store.find(id).orElseThrow().lastUsedAt()).isEqualTo(later);
+        assertThat(key).startsWith("pk_");
     }
 
     private String issue(String name, String... scopes) {
