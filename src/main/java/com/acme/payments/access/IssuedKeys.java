@@ -32,13 +32,17 @@ class IssuedKeys implements SchedulingConfigurer {
     private final ApiKeyStore store;
     private final Duration refresh;
     private final long maxStalenessNanos;
-    private volatile Copy copy = new Copy(Map.of(), Long.MIN_VALUE);
-    private volatile long lastAttempt = System.nanoTime() - Duration.ofDays(1).toNanos();
+    private volatile Copy copy;
+    private volatile long lastAttempt;
 
     IssuedKeys(ApiKeyStore store, AccessProperties properties) {
         this.store = store;
         this.refresh = properties.refresh();
         this.maxStalenessNanos = properties.maxStaleness().toNanos();
+        // nothing read yet: too old to trust, so the first request reads the table rather than wait for the job
+        long never = System.nanoTime() - maxStalenessNanos - refresh.toNanos() - 1;
+        this.copy = new Copy(Map.of(), never);
+        this.lastAttempt = never;
     }
 
     @Override
