@@ -112,5 +112,10 @@ class ApiKeyStore {
 
     /** A key requests may use: its id (for its last use), name, scopes and hash. */
     record ActiveKey(long id, String name, Set<Scope> scopes, byte[] keyHash) {
+
+        @Override
+        public String toString() {
+            return "ActiveKey[id=" + id + ", name=" + name + ", scopes=" + scopes + "]";
+        }
     }
 }
