@@ -248,7 +248,7 @@ class ArchitectureTests {
                 .check(MAIN);
     }
 
-    /** The compile-time half of deny by default ({@code AccessInterceptor} is the run-time half). */
+    /** The compile-time half of deny by default ({@code AccessRules}, in the security chain, is the run-time half). */
     @Test
     void everyMappingNamesWhoMayCallIt() {
         methods().that().areMetaAnnotatedWith(RequestMapping.class)

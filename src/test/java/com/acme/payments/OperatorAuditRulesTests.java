@@ -19,6 +19,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 
 import com.acme.payments.common.web.Allow;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorActionStore;
 import com.acme.payments.operator.OperatorAudit;
@@ -33,12 +34,13 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 
 /**
- * The operator audit is declared. Every handler an admin key may call to change state
+ * The operator audit is declared. Every handler a key with an operator's scope may call to change state
  * carries {@link Audited}, hands its {@link OperatorNote} over once its preconditions hold, and only the
  * audit interceptor writes the trail.
  */
 class OperatorAuditRulesTests {
 
+    private static final Set<Scope> OPERATORS = Set.of(Scope.PAYMENTS, Scope.OPERATOR, Scope.KEYS);
     private static final Set<RequestMethod> CHANGES = Set.of(RequestMethod.POST, RequestMethod.PUT,
             RequestMethod.PATCH, RequestMethod.DELETE);
 
@@ -65,7 +67,10 @@ class OperatorAuditRulesTests {
                 .check(ArchitectureTests.MAIN);
     }
 
-    /** A POST/PUT/PATCH/DELETE mapping whose {@code @Allow} (on it or its class) lets an admin key in. */
+    /**
+     * A POST/PUT/PATCH/DELETE mapping whose {@code @Allow} (on it or its class) admits an operator's scope:
+     * {@code payments}, {@code operator} or {@code keys} (what a shop's {@code orders} does is the shop's).
+     */
     private static DescribedPredicate<JavaMethod> changeStateForAnAdmin() {
         return DescribedPredicate.describe("change state for an admin key", method -> {
             if (!method.getOwner().getPackageName().startsWith("com.acme.payments") || !changesState(method)) {
@@ -73,7 +78,7 @@ class OperatorAuditRulesTests {
             }
             Allow allow = method.tryGetAnnotationOfType(Allow.class)
                     .or(() -> method.getOwner().tryGetAnnotationOfType(Allow.class)).orElse(null);
-            return allow != null && Arrays.asList(allow.value()).contains(Allow.Role.ADMIN);
+            return allow != null && Arrays.stream(allow.scopes()).anyMatch(OPERATORS::contains);
         });
     }
 

@@ -13,9 +13,8 @@ import org.springframework.web.bind.annotation.RestController;
 import com.acme.payments.billing.GrantStore.Grant;
 import com.acme.payments.billing.PurchaseStore.Purchase;
 import com.acme.payments.billing.SubscriptionStore.Subscription;
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
-import com.acme.payments.common.web.Caller;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
@@ -26,9 +25,9 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 
-/** The billing read API and "sync now", for operators (admin key). Period fields are epoch seconds. */
+/** The billing read API (scope {@code read}) and "sync now" (scope {@code operator}). Period fields are epoch seconds. */
 @RestController
-@Allow(Role.ADMIN)
+@Allow(scopes = Scope.READ)
 @RequestMapping("/api/billing")
 class BillingController {
 
@@ -52,31 +51,27 @@ class BillingController {
 
     @GetMapping("/subscriptions/{subscriptionId}")
     @Operation(operationId = "getSubscription")
-    Subscription subscription(@PathVariable String subscriptionId, Caller caller) {
-        caller.requireAdmin();
+    Subscription subscription(@PathVariable String subscriptionId) {
         return find(subscriptionId);
     }
 
     @GetMapping("/subscriptions/{subscriptionId}/grants")
     @Operation(operationId = "listSubscriptionGrants")
-    List<GrantView> grants(@PathVariable String subscriptionId, Caller caller) {
-        caller.requireAdmin();
+    List<GrantView> grants(@PathVariable String subscriptionId) {
         find(subscriptionId);
         return grants.list(subscriptionId).stream().map(GrantView::of).toList();
     }
 
     @GetMapping("/users/{userId}")
     @Operation(operationId = "getBillingUser")
-    UserView user(@PathVariable String userId, Caller caller) {
-        caller.requireAdmin();
+    UserView user(@PathVariable String userId) {
         UserStore.User user = users.find(userId).orElseThrow(() -> new Problems.NotFound("User " + userId));
         return new UserView(user.userId(), user.credits(), subscriptions.openOf(userId));
     }
 
     @GetMapping("/purchases/{paymentIntentId}")
     @Operation(operationId = "getPurchase")
-    PurchaseView purchase(@PathVariable String paymentIntentId, Caller caller) {
-        caller.requireAdmin();
+    PurchaseView purchase(@PathVariable String paymentIntentId) {
         Purchase p = purchases.find(paymentIntentId)
                 .orElseThrow(() -> new Problems.NotFound("Purchase " + paymentIntentId));
         return new PurchaseView(p.paymentIntentId(), p.userId(), p.productId(), p.amount(), p.currency(),
@@ -84,12 +79,12 @@ class BillingController {
     }
 
     @PostMapping("/subscriptions/{subscriptionId}/sync")
+    @Allow(scopes = Scope.OPERATOR)
     @Audited(action = "sync", target = "subscription:{subscriptionId}")
     @Operation(operationId = "syncSubscription")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.SUBSCRIPTION_USER_UNKNOWN, ProblemType.STRIPE_API_UNAVAILABLE,
             ProblemType.NOT_CONFIGURED })
-    SyncView sync(@PathVariable String subscriptionId, Caller caller) {
-        caller.requireAdmin();
+    SyncView sync(@PathVariable String subscriptionId) {
         if (!STRIPE_ID.matcher(subscriptionId).matches()) {
             // the id becomes a path segment of a Stripe API call made with our secret key: '..' would climb out
             throw new Problems.NotFound("Subscription");

@@ -16,7 +16,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.acme.payments.common.web.Allow;
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Caller;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
@@ -47,7 +47,7 @@ class BooksReconciliationController {
     }
 
     @PostMapping("/api/admin/reconciliations")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Audited(action = "reconcile", target = "reconciliations")
     @ResponseStatus(HttpStatus.ACCEPTED)
     @Operation(operationId = "startReconciliation",
@@ -68,7 +68,7 @@ class BooksReconciliationController {
     }
 
     @GetMapping("/api/admin/reconciliations/{id}")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Operation(operationId = "getReconciliation", summary = "One reconciliation run with its mismatches")
     @ProblemAnswers({ ProblemType.NOT_FOUND })
     ReconciliationView get(@PathVariable String id) {
@@ -79,7 +79,7 @@ class BooksReconciliationController {
     }
 
     @GetMapping("/api/admin/reconciliations")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Operation(operationId = "listReconciliations", summary = "The newest reconciliation runs (up to 100), newest first")
     List<ReconciliationSummary> list() {
         return runs.newest(LISTED).stream().map(ReconciliationSummary::of).toList();

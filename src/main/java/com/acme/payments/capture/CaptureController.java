@@ -5,7 +5,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.Caller;
 import com.acme.payments.common.web.ProblemAnswers;
@@ -47,7 +47,7 @@ class CaptureController {
     static final int KEY_MAX = 255;
 
     @PostMapping("/api/orders/{orderRef}/capture")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.PAYMENTS)
     @Audited(action = "capture", target = "order:{orderRef}")
     @io.swagger.v3.oas.annotations.Operation(operationId = "captureOrder", summary = "Capture an AUTHORIZED order",
             description = "All of the authorized amount, or the body's amount (at most the authorized amount, in the order's currency).")
@@ -64,7 +64,7 @@ class CaptureController {
     }
 
     @PostMapping("/api/orders/{orderRef}/void")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.PAYMENTS)
     @Audited(action = "void", target = "order:{orderRef}")
     @io.swagger.v3.oas.annotations.Operation(operationId = "voidOrder", summary = "Void an AUTHORIZED order")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.VALIDATION_FAILED, ProblemType.ORDER_NOT_AUTHORIZED,

@@ -10,7 +10,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.Caller;
 import com.acme.payments.common.web.PathLookup;
@@ -46,7 +46,7 @@ class CheckoutController {
     }
 
     @PostMapping("/api/orders/{orderRef}/checkout")
-    @Allow({ Role.SHOP, Role.ORDER_TOKEN })
+    @Allow(scopes = Scope.ORDERS, orderToken = true)
     @Tag(name = "Checkout")
     @io.swagger.v3.oas.annotations.Operation(operationId = "startCheckout",
             summary = "Start (or replay) the checkout: the PSP's hosted page to send the customer to")
@@ -63,7 +63,7 @@ class CheckoutController {
     }
 
     @GetMapping("/api/orders/{orderRef}/return")
-    @Allow({ Role.SHOP, Role.ORDER_TOKEN })
+    @Allow(scopes = Scope.ORDERS, orderToken = true)
     @Tag(name = "Checkout")
     @io.swagger.v3.oas.annotations.Operation(operationId = "customerReturned",
             summary = "The customer is back: poll the PSP, apply the result, answer the order")
@@ -74,7 +74,7 @@ class CheckoutController {
     }
 
     @PostMapping("/api/admin/attempts/{referenceId}/abandon")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Audited(action = "abandon", target = "attempt:{referenceId}")
     @Tag(name = "Operations")
     @io.swagger.v3.oas.annotations.Operation(operationId = "abandonAttempt",

@@ -5,7 +5,7 @@ import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -25,7 +25,7 @@ class DiscrepancyController {
     }
 
     @GetMapping("/api/admin/discrepancies")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Operation(operationId = "listDiscrepancies",
             summary = "Over-refunds, contradicting reports and unrefunded second charges, newest first",
             description = "pspPaymentId is the PSP payment the discrepancy is about: the REFUND payment for a "

@@ -17,7 +17,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.acme.payments.common.web.Allow;
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
@@ -55,7 +55,7 @@ class LedgerController {
     }
 
     @GetMapping("/api/admin/ledger.csv")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Operation(operationId = "exportLedger", summary = "The money movements of a window, as CSV",
             description = "One line per money movement that happened in [from, to), oldest first (then by kind, "
                     + "then by the record): `occurredAt,kind,orderRef,pspPaymentId,referenceId,amount,currency`, "

@@ -23,17 +23,16 @@ import io.swagger.v3.oas.models.servers.Server;
 import io.swagger.v3.oas.models.tags.Tag;
 
 /**
- * The frame of the OpenAPI description: the three bearer credentials, the problem body, money as a
+ * The frame of the OpenAPI description: the bearer credentials (a key with scopes, an order's client token), the problem body, money as a
  * decimal string. Each operation's id, summary, bodies and success answers come from its controller's
  * annotations and records (the id is written out, {@code @Operation(operationId = …)}, so a generated
- * client's names survive a Java method's rename or move; OpenApiIntegrationTests insists); {@link AccessDocs} adds who may call it (from {@code @Allow}) and
+ * client's names survive a Java method's rename or move; OpenApiIntegrationTests insists); {@link AccessDocs} adds who may call it (the scopes of its {@code @Allow}) and
  * {@link ProblemDocs} its problems (from {@code @ProblemAnswers} and {@code ProblemType}).
  */
 @Configuration(proxyBeanMethods = false)
 class OpenApiConfig {
 
-    static final String SHOP_KEY = "shopKey";
-    static final String ADMIN_KEY = "adminKey";
+    static final String API_KEY = "apiKey";
     static final String CLIENT_TOKEN = "clientToken";
     static final String PROBLEM = "Problem";
 
@@ -58,8 +57,11 @@ class OpenApiConfig {
                 .tags(Stream.of("Orders", "Checkout", "Refunds", "Capture and void", "Operations", "Webhooks")
                         .map(name -> new Tag().name(name)).toList())
                 .components(new Components()
-                        .addSecuritySchemes(SHOP_KEY, bearer("A shop backend key from SHOP_API_KEYS."))
-                        .addSecuritySchemes(ADMIN_KEY, bearer("An operator key from ADMIN_API_KEYS."))
+                        .addSecuritySchemes(API_KEY, bearer("""
+                                A key with scopes (each operation names those it admits in x-scopes): a \
+                                SHOP_API_KEYS entry holds orders, an ADMIN_API_KEYS entry every scope, a key issued \
+                                with POST /api/admin/keys the scopes it was issued with. Without one of them: 403 \
+                                insufficient-scope."""))
                         .addSecuritySchemes(CLIENT_TOKEN, bearer(
                                 "The order's clientToken (returned once by POST /api/orders): acts on that order only.")));
     }

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.web.method.HandlerMethod;
 
+import com.acme.payments.common.web.AccessRule;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 
@@ -16,7 +17,8 @@ import io.swagger.v3.oas.models.responses.ApiResponses;
 
 /**
  * Each operation's problem answers, from its {@link ProblemAnswers} plus those every endpoint can give:
- * 401/403 where a credential is required (the {@code @Allow} the access check enforces), 413, 500, 503.
+ * 401/403 where a credential is required (the {@code @Allow} the access check enforces: another order's token is
+ * {@code forbidden}, a key without the scope {@code insufficient-scope}), 413, 500, 503.
  * One response per status, listing its {@link ProblemType}s; responses in status order.
  */
 class ProblemDocs implements OperationCustomizer {
@@ -31,8 +33,8 @@ class ProblemDocs implements OperationCustomizer {
         if (answers != null) {
             types.addAll(List.of(answers.value()));
         }
-        if (AccessDocs.allowOf(handler) != null) {
-            types.addAll(List.of(ProblemType.UNAUTHORIZED, ProblemType.FORBIDDEN));
+        if (AccessRule.allowOf(handler) != null) {
+            types.addAll(List.of(ProblemType.UNAUTHORIZED, ProblemType.FORBIDDEN, ProblemType.INSUFFICIENT_SCOPE));
         }
         types.addAll(EVERYWHERE);
         Map<Integer, List<ProblemType>> byStatus = new TreeMap<>();

@@ -6,7 +6,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
 
 import io.swagger.v3.oas.annotations.Operation;
@@ -23,7 +23,7 @@ class OperatorActionController {
 
     @GetMapping("/api/admin/actions")
     @Operation(operationId = "listOperatorActions")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     List<OperatorActionStore.Action> list(@RequestParam(required = false) String target) {
         if (target == null || target.isBlank()) {
             return actions.latest(200);

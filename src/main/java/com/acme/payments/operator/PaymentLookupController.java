@@ -8,7 +8,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
@@ -38,7 +38,7 @@ class PaymentLookupController {
     }
 
     @GetMapping("/api/admin/payments/{pspPaymentId}")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Operation(operationId = "getPayment",
             summary = "A PSP payment by its id: its order, its role (payment, refund, duplicate_charge, "
                     + "duplicate_refund) and our state of it")

@@ -5,7 +5,7 @@ import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.sweep.Sweeps;
 import com.acme.payments.sweep.Unresolved;
@@ -31,7 +31,7 @@ class UnresolvedController {
     }
 
     @GetMapping("/api/admin/unresolved")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Operation(operationId = "listUnresolved",
             summary = "Every IN_FLIGHT or UNKNOWN checkout attempt, refund and capture/void, oldest first")
     List<Unresolved> unresolved() {

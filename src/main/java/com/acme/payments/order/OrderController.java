@@ -7,7 +7,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
@@ -32,7 +32,7 @@ class OrderController {
     }
 
     @PostMapping("/api/orders")
-    @Allow(Role.SHOP)
+    @Allow(scopes = Scope.ORDERS)
     @Operation(operationId = "createOrder", summary = "Create an order (idempotent on orderRef)")
     @ApiResponse(responseCode = "201", description = "Created; `clientToken` appears only in this answer")
     @ApiResponse(responseCode = "200", description = "The same body again: the same order, without a token")
@@ -46,7 +46,7 @@ class OrderController {
     }
 
     @GetMapping("/api/orders/{orderRef}")
-    @Allow({ Role.SHOP, Role.ORDER_TOKEN })
+    @Allow(scopes = Scope.ORDERS, orderToken = true)
     @Operation(operationId = "getOrder", summary = "Read an order")
     @ProblemAnswers(ProblemType.NOT_FOUND)
     OrderView get(@OrderRefParameter Order order) {

@@ -4,7 +4,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
@@ -27,7 +27,7 @@ class OrderListController {
     }
 
     @GetMapping("/api/orders")
-    @Allow({ Role.SHOP, Role.ADMIN })
+    @Allow(scopes = Scope.ORDERS)
     @Operation(operationId = "listOrders", summary = "List orders, newest first, a page at a time",
             description = "Newest first (by creation, then by id). The next page: `startingAfter` = the last "
                     + "`orderRef` of this page, with the same filters; `hasMore` tells whether another page follows. "

@@ -21,7 +21,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.Caller;
 import com.acme.payments.common.web.PathLookup;
@@ -50,7 +50,7 @@ import jakarta.validation.constraints.Size;
  * row sent once more (same key, same body).
  */
 @RestController
-@Allow(Role.ADMIN)
+@Allow(scopes = Scope.OPERATOR)
 @Tag(name = "Operations")
 class OutboxAdminController {
 
@@ -72,9 +72,8 @@ class OutboxAdminController {
             summary = "List outbox rows by state (pending, dead, delivered, discarded)")
     @ApiResponse(responseCode = "200", description = "Ordered by id; page with afterId")
     @ProblemAnswers(ProblemType.VALIDATION_FAILED)
-    List<OutboxRow> list(Caller caller, @RequestParam(defaultValue = "dead") String state,
+    List<OutboxRow> list(@RequestParam(defaultValue = "dead") String state,
             @RequestParam(defaultValue = "0") String afterId, @RequestParam(defaultValue = "100") String limit) {
-        caller.requireAdmin();
         if (!STATES.contains(state)) {
             throw Problems.ValidationFailed.of("state", "must be one of pending, dead, delivered, discarded");
         }
@@ -88,8 +87,7 @@ class OutboxAdminController {
     @Operation(operationId = "redriveOutboxRow", summary = "Put a dead outbox row back in line")
     @ApiResponse(responseCode = "200", description = "The row, pending again")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.OUTBOX_ROW_NOT_DEAD })
-    OutboxRow redrive(Caller caller, @PathVariable String id) {
-        caller.requireAdmin();
+    OutboxRow redrive(@PathVariable String id) {
         long rowId = DeadEffects.rowId(id);
         OperatorNote.NONE.asked();
         effects.redrive(rowId);
@@ -105,7 +103,6 @@ class OutboxAdminController {
             ProblemType.OUTBOX_ROW_NOT_DEAD })
     OutboxRow discard(Caller caller, @IdParameter OutboxAdminStore.Row row,
             @RequestBody @Valid DiscardRequest request) {
-        caller.requireAdmin();
         new OperatorNote(request.reason()).asked();
         effects.discard(row.id(), caller.actor(), request.reason());
         return answer(row.id());
@@ -119,7 +116,6 @@ class OutboxAdminController {
     @ApiResponse(responseCode = "202", description = "The row, pending again; the relay sends it")
     @ProblemAnswers({ ProblemType.NOT_FOUND, ProblemType.OUTBOX_ROW_NOT_SENT })
     OutboxRow resend(Caller caller, @IdParameter OutboxAdminStore.Row row) {
-        caller.requireAdmin();
         OperatorNote.NONE.asked();
         effects.resend(row.id());
         log.info("outbox row {} ({}) resent by {}", row.id(), row.idempotencyKey(), caller.actor());
@@ -134,7 +130,6 @@ class OutboxAdminController {
     @ProblemAnswers({ ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST })
     Redriven redriveMatching(Caller caller,
             @RequestBody(required = false) @Valid RedriveRequest body) {
-        caller.requireAdmin();
         RedriveRequest request = body == null ? new RedriveRequest(null, null, null) : body;
         OutboxStore.DeadFilter filter = request.filter();
         new OperatorNote(request.describe()).asked();

@@ -11,7 +11,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.Caller;
 import com.acme.payments.common.web.PathLookup;
@@ -50,7 +50,7 @@ class RefundController {
     }
 
     @PostMapping("/api/orders/{orderRef}/refunds")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.PAYMENTS)
     @Audited(action = "refund", target = "order:{orderRef}/refund:{Idempotency-Key}")
     @Tag(name = "Refunds")
     @Operation(operationId = "createRefund", summary = "Refund part or all of a PAID order")
@@ -69,7 +69,7 @@ class RefundController {
     }
 
     @GetMapping("/api/orders/{orderRef}/refunds")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.PAYMENTS)
     @Tag(name = "Refunds")
     @Operation(operationId = "listRefunds", summary = "The order's refund attempts")
     @ApiResponse(responseCode = "200", description = "Oldest first",
@@ -80,7 +80,7 @@ class RefundController {
     }
 
     @PostMapping("/api/admin/refunds/{referenceId}/abandon")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Audited(action = "abandon", target = "refund:{referenceId}")
     @Tag(name = "Operations")
     @Operation(operationId = "abandonRefund",
@@ -97,7 +97,7 @@ class RefundController {
     }
 
     @GetMapping("/api/admin/refunds/{referenceId}")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Tag(name = "Operations")
     @Operation(operationId = "getRefund",
             summary = "One refund by its reference: an order's refund or a second charge's, with its orderRef")

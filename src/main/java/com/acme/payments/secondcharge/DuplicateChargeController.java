@@ -15,7 +15,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.Allow;
 import com.acme.payments.common.web.Caller;
 import com.acme.payments.common.web.PathLookup;
@@ -48,7 +48,7 @@ class DuplicateChargeController {
     }
 
     @GetMapping("/api/admin/duplicate-charges")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Operation(operationId = "listDuplicateCharges",
             summary = "Second charges: COMPLETED payments an order did not book")
     List<ChargeView> list() {
@@ -56,7 +56,7 @@ class DuplicateChargeController {
     }
 
     @PostMapping("/api/admin/duplicate-charges/{pspPaymentId}/refund")
-    @Allow(Role.ADMIN)
+    @Allow(scopes = Scope.OPERATOR)
     @Audited(action = "duplicate-refund", target = "payment:{pspPaymentId}")
     @Operation(operationId = "refundDuplicateCharge",
             summary = "Refund a second charge in full, exactly once however often it is called")

@@ -9,7 +9,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.acme.payments.common.web.Allow;
-import com.acme.payments.common.web.Allow.Role;
+import com.acme.payments.common.web.Scope;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
 import com.acme.payments.common.web.Problems;
@@ -25,7 +25,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
  * stored, which were answered 200 and applied nothing.
  */
 @RestController
-@Allow(Role.ADMIN)
+@Allow(scopes = Scope.OPERATOR)
 @Tag(name = "Operations")
 class StripeEventAdminController {
 

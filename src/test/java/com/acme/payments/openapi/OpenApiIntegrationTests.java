@@ -57,7 +57,7 @@ class OpenApiIntegrationTests extends IntegrationTest {
     void everyControllerMappingIsDocumented() {
         List<String> expected = new ArrayList<>();
         for (Map.Entry<RequestMappingInfo, HandlerMethod> entry : mappings.getHandlerMethods().entrySet()) {
-            if (!entry.getValue().getBeanType().getName().startsWith("com.acme.payments.")) {
+            if (!entry.getValue().getBeanType().getName().startsWith("com.acme.payments.") || forPeople(entry.getValue())) {
                 continue;
             }
             RequestMappingInfo info = entry.getKey();
@@ -86,6 +86,7 @@ class OpenApiIntegrationTests extends IntegrationTest {
         List<String> undeclared = new ArrayList<>();
         mappings.getHandlerMethods().values().stream()
                 .filter(handler -> handler.getBeanType().getName().startsWith("com.acme.payments."))
+                .filter(handler -> !forPeople(handler))
                 .forEach(handler -> {
                     Operation operation = handler.getMethodAnnotation(Operation.class);
                     if (operation == null || operation.operationId().isBlank()) {
@@ -111,17 +112,22 @@ class OpenApiIntegrationTests extends IntegrationTest {
     }
 
     @Test
-    @DisplayName("the three bearer credentials, as @Allow enforces them; webhooks need none")
+    @DisplayName("the bearer credentials (a key with scopes, an order's token), as @Allow enforces them; webhooks need none")
     void securitySchemes() {
         JsonNode schemes = doc.path("components").path("securitySchemes");
-        for (String name : List.of("shopKey", "adminKey", "clientToken")) {
+        for (String name : List.of("apiKey", "clientToken")) {
             assertThat(schemes.path(name).path("type").asString()).isEqualTo("http");
             assertThat(schemes.path(name).path("scheme").asString()).isEqualTo("bearer");
         }
-        assertThat(schemeNames(op("post", "/api/orders"))).containsExactly("shopKey");
-        assertThat(schemeNames(op("get", "/api/orders/{orderRef}"))).containsExactly("shopKey", "clientToken");
-        assertThat(schemeNames(op("post", "/api/orders/{orderRef}/refunds"))).containsExactly("adminKey");
-        assertThat(schemeNames(op("get", "/api/admin/outbox"))).containsExactly("adminKey");
+        assertThat(schemeNames(op("post", "/api/orders"))).containsExactly("apiKey");
+        assertThat(scopes(op("post", "/api/orders"))).containsExactly("orders");
+        assertThat(schemeNames(op("get", "/api/orders/{orderRef}"))).containsExactly("apiKey", "clientToken");
+        assertThat(scopes(op("get", "/api/orders/{orderRef}"))).containsExactly("orders", "read");
+        assertThat(scopes(op("post", "/api/orders/{orderRef}/refunds"))).containsExactly("payments");
+        assertThat(scopes(op("get", "/api/admin/outbox"))).containsExactly("operator", "read");
+        assertThat(scopes(op("get", "/api/admin/keys"))).containsExactly("keys");
+        assertThat(op("post", "/api/orders/{orderRef}/refunds").path("description").asString())
+                .contains("Access: a key with scope `payments`.");
         assertThat(op("post", "/webhooks/psp").has("security")).isFalse();
 
         List<String> unsecured = new ArrayList<>();
@@ -132,7 +138,8 @@ class OpenApiIntegrationTests extends IntegrationTest {
         }));
         assertThat(unsecured).as("API operations documented without a credential").isEmpty();
         assertThat(slugs(op("post", "/api/orders/{orderRef}/capture"), 401)).containsExactly("unauthorized");
-        assertThat(slugs(op("post", "/api/orders/{orderRef}/capture"), 403)).containsExactly("forbidden");
+        assertThat(slugs(op("post", "/api/orders/{orderRef}/capture"), 403)).containsExactly("forbidden",
+                "insufficient-scope");
     }
 
     @Test
@@ -214,6 +221,12 @@ class OpenApiIntegrationTests extends IntegrationTest {
         return names;
     }
 
+    private static List<String> scopes(JsonNode operation) {
+        List<String> scopes = new ArrayList<>();
+        operation.path("x-scopes").forEach(scope -> scopes.add(scope.asString()));
+        return scopes;
+    }
+
     private static Set<String> slugs(JsonNode operation, int status) {
         JsonNode response = operation.path("responses").path(Integer.toString(status));
         assertThat(response.path("content").has("application/problem+json")).as("%s is problem+json", status).isTrue();
@@ -237,5 +250,11 @@ class OpenApiIntegrationTests extends IntegrationTest {
             }
         }
         return tools.jackson.databind.node.MissingNode.getInstance();
+    }
+
+    /** The console's pages ({@code @Hidden}, under {@code /console}): server-rendered for people, no API to describe. */
+    private static boolean forPeople(HandlerMethod handler) {
+        return handler.getBeanType().isAnnotationPresent(io.swagger.v3.oas.annotations.Hidden.class)
+                && handler.getBeanType().getName().startsWith("com.acme.payments.console.");
     }
 }

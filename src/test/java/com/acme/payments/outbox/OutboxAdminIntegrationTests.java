@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import com.acme.payments.support.Http;
 
-/** {@code GET /api/admin/outbox} and {@code POST /api/admin/outbox/{id}/redrive}: admin key only. */
+/** {@code GET /api/admin/outbox} and {@code POST /api/admin/outbox/{id}/redrive}: scope operator (a shop key has orders only). */
 class OutboxAdminIntegrationTests extends OutboxIntegrationTest {
 
     @Test
@@ -15,7 +15,7 @@ class OutboxAdminIntegrationTests extends OutboxIntegrationTest {
         assertThat(http().bearer("not-a-key").get("/api/admin/outbox?state=dead").status()).isEqualTo(401);
         Http.Response shop = http().bearer("test-shop-key").get("/api/admin/outbox?state=dead");
         assertThat(shop.status()).isEqualTo(403);
-        assertThat(shop.problemSlug()).isEqualTo("forbidden");
+        assertThat(shop.problemSlug()).isEqualTo("insufficient-scope");
     }
 
     @Test

@@ -50,7 +50,7 @@ class EveryOperationHostileIntegrationTests extends StripeIntegrationTest {
     /** The money and provider tables; the operator audit trail is left out: it records refused actions too. */
     private static final List<String> TABLES = List.of("orders", "psp_attempt", "psp_refund_attempt",
             "psp_payment_operation", "psp_webhook_event", "outbox", "processed_webhook_events", "billing_user",
-            "billing_subscription", "billing_grant", "billing_purchase", "billing_invoice");
+            "billing_subscription", "billing_grant", "billing_purchase", "billing_invoice", "api_key");
     private static final String[] CREDENTIALS = { null, "Bearer " + Shop.SHOP_KEY, "Bearer " + Shop.ADMIN_KEY };
     private static final List<String> BROKEN_ENCODINGS = List.of("%zz", "%FF", "%00", "a%00b", "%ED%A0%80",
             "%ED%B0%80", "%C0%AE", "%", "a%2", "%E2%82");

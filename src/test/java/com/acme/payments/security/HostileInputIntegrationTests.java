@@ -358,7 +358,7 @@ class HostileInputIntegrationTests extends StripeIntegrationTest {
                 credentials.add(SHOP);                       // a shop key on an operator endpoint: 403
                 credentials.add("Bearer " + t.awaitingToken()); // a client token on an operator endpoint: 403
             } else if (e.name().equals("create order")) {
-                credentials.add(ADMIN);
+                // an admin key holds every scope, orders too: only a client token is refused here (403)
                 credentials.add("Bearer " + t.awaitingToken());
             } else {
                 credentials.add("Bearer " + t.otherToken()); // another order's client token: 403

@@ -13,8 +13,10 @@ import com.acme.payments.common.config.RequiredSetting;
 /**
  * The API keys ({@code payments.auth.*}). The service refuses to start without at least one of each.
  *
- * @param shopKeys bearer keys of shop backends ({@code SHOP_API_KEYS}, comma-separated); required
- * @param adminKeys bearer keys of operators ({@code ADMIN_API_KEYS}, comma-separated); required
+ * @param shopKeys bearer keys of shop backends ({@code SHOP_API_KEYS}, comma-separated), each holding scope
+ *        {@code orders}; required
+ * @param adminKeys bearer keys of operators ({@code ADMIN_API_KEYS}, comma-separated, {@code name:key} names the
+ *        actor), each holding every scope; required. More keys are issued at run time ({@code POST /api/admin/keys})
  * @param shopOrigins browser origins of the shop's frontend ({@code SHOP_ORIGINS}, comma-separated, e.g.
  *        {@code https://shop.example.com}): CORS on the client-token endpoints only ({@link ShopOriginsCors});
  *        unset: no origin, no CORS. Scheme, host and port only: no path, no wildcard

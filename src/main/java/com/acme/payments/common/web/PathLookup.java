@@ -14,8 +14,8 @@ import org.springframework.web.servlet.HandlerMapping;
 /**
  * Finds the row a path variable names, or answers 404. A controller declares the row's type as a
  * parameter instead of the variable, and the lookup of that type (a bean, registered with Spring MVC by
- * {@link WebConfig}) resolves it. Arguments are resolved in parameter order after the access check (an
- * interceptor), so a row declared before the {@code @RequestBody} keeps the contract's precedence:
+ * {@link WebConfig}) resolves it. Arguments are resolved in parameter order after the access check (the
+ * security chain), so a row declared before the {@code @RequestBody} keeps the contract's precedence:
  * 401/403, then 404, then 400.
  */
 public abstract class PathLookup<T> implements HandlerMethodArgumentResolver {

@@ -16,6 +16,8 @@ public enum ProblemType {
             "no credential, or one the service does not know"),
     FORBIDDEN(HttpStatus.FORBIDDEN, "forbidden", "Forbidden",
             "a valid credential that may not act on this endpoint or this order"),
+    INSUFFICIENT_SCOPE(HttpStatus.FORBIDDEN, "insufficient-scope", "Insufficient scope",
+            "a valid key without the scope this endpoint needs, named in `detail`"),
     NOT_FOUND(HttpStatus.NOT_FOUND, "not-found", "Not found", "no such order, attempt or row"),
     VALIDATION_FAILED(HttpStatus.BAD_REQUEST, "validation-failed", "Invalid request",
             "missing or invalid fields, listed in `errors`"),

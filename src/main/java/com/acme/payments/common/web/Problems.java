@@ -22,6 +22,15 @@ public final class Problems {
         }
     }
 
+    /** A valid key that holds none of the scopes the endpoint admits; the detail names them. */
+    public static final class InsufficientScope extends ApiProblem {
+        public InsufficientScope(java.util.Collection<Scope> needed) {
+            super(ProblemType.INSUFFICIENT_SCOPE, "This key lacks the scope this endpoint needs: "
+                    + needed.stream().map(Scope::wireName).collect(java.util.stream.Collectors.joining(" or ")) + ".");
+            with("needed", needed.stream().map(Scope::wireName).toList());
+        }
+    }
+
     public static final class NotFound extends ApiProblem {
         public NotFound(String what) {
             super(ProblemType.NOT_FOUND, what + " was not found.");

@@ -8,7 +8,7 @@ import java.lang.annotation.Target;
 
 /**
  * The explicit rule for a mapping that takes no bearer credential (a webhook authenticated by the
- * signature over its body). {@link AccessInterceptor} refuses every mapping that carries neither this
+ * signature over its body). {@link AccessRules} refuses every mapping that carries neither this
  * nor {@link Allow}, so a new endpoint is closed until someone decides who may call it.
  */
 @Documented

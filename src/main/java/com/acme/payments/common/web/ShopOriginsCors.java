@@ -28,7 +28,7 @@ import jakarta.servlet.http.HttpServletResponse;
  * the three endpoints the frontend calls with an order's {@code clientToken} — {@code GET /api/orders/{orderRef}},
  * {@code POST …/checkout}, {@code GET …/return} — and nothing else. A filter, ahead of Spring MVC, so a
  * preflight (which carries no credential, by the Fetch standard) is answered here and never reaches
- * {@link AccessInterceptor}; every other path is not filtered at all, so an admin endpoint or a webhook
+ * the security chain ({@link AccessRules}); every other path is not filtered at all, so an admin endpoint or a webhook
  * never carries {@code Access-Control-Allow-Origin}: its preflight reaches Spring MVC's preflight handler,
  * which finds no CORS configuration and answers 200 without any CORS header (a refusal, to a browser).
  * <p>

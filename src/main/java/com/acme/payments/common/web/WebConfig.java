@@ -5,13 +5,13 @@ import java.util.List;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.converter.HttpMessageConverters;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
-import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Registers the request's edge with Spring MVC: the access check, the {@link Caller} resolver, the
+ * Registers the request's edge with Spring MVC (access is decided before, in {@link SecuritySetup}'s chain): the
+ * {@link Caller} resolver, the
  * {@link PathLookup}s (each resolves its row type's parameters) and the request body reader (ahead of
  * Spring's JSON converter).
  */
@@ -19,21 +19,13 @@ import tools.jackson.databind.json.JsonMapper;
 class WebConfig implements WebMvcConfigurer {
 
     private final CallerResolver callerResolver;
-    private final AccessInterceptor accessInterceptor;
     private final List<PathLookup<?>> lookups;
     private final JsonMapper json;
 
-    WebConfig(CallerResolver callerResolver, AccessInterceptor accessInterceptor, List<PathLookup<?>> lookups,
-            JsonMapper json) {
+    WebConfig(CallerResolver callerResolver, List<PathLookup<?>> lookups, JsonMapper json) {
         this.callerResolver = callerResolver;
-        this.accessInterceptor = accessInterceptor;
         this.lookups = lookups;
         this.json = json;
-    }
-
-    @Override
-    public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(accessInterceptor);
     }
 
     @Override

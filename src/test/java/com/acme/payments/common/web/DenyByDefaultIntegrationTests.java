@@ -12,7 +12,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.acme.payments.common.web.Allow.Role;
 import com.acme.payments.support.Http;
 import com.acme.payments.support.IntegrationTest;
 
@@ -40,7 +39,7 @@ class DenyByDefaultIntegrationTests extends IntegrationTest {
         }
 
         @GetMapping("/api/test/ruled")
-        @Allow(Role.ADMIN)
+        @Allow(scopes = Scope.OPERATOR)
         String ruled() {
             CALLS.incrementAndGet();
             return "reached";
