@@ -20,7 +20,8 @@ import sun.misc.Signal;
  * The PSP sandbox simulator: a separate runnable living outside {@code com.acme.payments}, so the
  * service's component scan never sees it. It reads only {@code pspsim.yml} (never the service's
  * {@code application.yml}) and keeps its payments in memory: the JDBC and Flyway auto-configuration
- * that the shared classpath would bring are switched off.
+ * that the shared classpath would bring are switched off, as are Spring Security's (its admin token is
+ * {@code SimulatorAuthFilter}'s) and Thymeleaf's.
  */
 @SpringBootApplication(excludeName = {
         "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
@@ -30,7 +31,13 @@ import sun.misc.Signal;
         "org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration",
         "org.springframework.boot.jdbc.autoconfigure.health.DataSourceHealthContributorAutoConfiguration",
         "org.springframework.boot.jdbc.autoconfigure.metrics.DataSourcePoolMetricsAutoConfiguration",
-        "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration" })
+        "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
+        "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
+        "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
+        "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+        "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
+        "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+        "org.springframework.boot.thymeleaf.autoconfigure.ThymeleafAutoConfiguration" })
 @EnableConfigurationProperties({ SimulatorProperties.class, StripeSettings.class })
 public class PspSimulatorApplication {
 
