@@ -60,7 +60,7 @@ class OutboxAdminController {
     private static final Logger log = LoggerFactory.getLogger(OutboxAdminController.class);
 
     private static final Set<String> STATES = Set.of("pending", "dead", "delivered", "discarded");
-    private static final Set<String> SINKS = Set.of("notify", "conversion", "fulfilment");
+    private static final Set<String> SINKS = Set.of("notify", "conversion", "fulfilment", "shop-events");
     private static final int MAX_LIMIT = 500;
     /** Rows per statement of a bulk redrive: short transactions, however many rows are dead. */
     private static final int REDRIVE_BATCH = 500;
@@ -211,13 +211,13 @@ class OutboxAdminController {
     }
 
     /** Which dead rows to re-drive; every field optional, all given ones must match. */
-    record RedriveRequest(@Schema(allowableValues = { "notify", "conversion", "fulfilment" }) String sink,
+    record RedriveRequest(@Schema(allowableValues = { "notify", "conversion", "fulfilment", "shop-events" }) String sink,
             @Size(max = 100) @PlainText String kind,
             @Schema(format = "date-time", description = "RFC 3339: rows dead since then") String deadSince) {
 
         OutboxStore.DeadFilter filter() {
             if (sink != null && !SINKS.contains(sink)) {
-                throw Problems.ValidationFailed.of("sink", "must be one of notify, conversion, fulfilment");
+                throw Problems.ValidationFailed.of("sink", "must be one of notify, conversion, fulfilment, shop-events");
             }
             if (kind != null && kind.isBlank()) {
                 throw Problems.ValidationFailed.of("kind", "must not be blank");
