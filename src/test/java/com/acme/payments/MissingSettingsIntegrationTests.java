@@ -79,6 +79,19 @@ class MissingSettingsIntegrationTests {
         assertThat(output.getAll()).contains("payments.stripe.session-lifetime").doesNotContain("super-secret");
     }
 
+    /** A shop events secret that is not whsec_<base64> (one of a rolling pair included) stops the start, naming it. */
+    @ParameterizedTest(name = "SHOP_EVENTS_SECRET={0}")
+    @ValueSource(strings = { "super-secret", "whsec_super-secret!", "whsec_c3VwZXItc2VjcmV0,super-secret", "whsec_" })
+    void aShopEventsSecretOfTheWrongFormRefusesTheStartNamingIt(String secret, CapturedOutput output) {
+        Map<String, Object> settings = gatewaySettings();
+        settings.put("payments.outbox.sinks.shop-events-secret", secret);
+        assertThatThrownBy(() -> new SpringApplicationBuilder(PaymentsApplication.class).run(args(settings)))
+                .hasRootCauseInstanceOf(BindValidationException.class);
+        assertThat(output.getAll()).containsPattern("Description:(\n\n|\\\\n\\\\n)SHOP_EVENTS_SECRET is invalid: "
+                + "each comma-separated secret must be whsec_<base64>(\n|\\\\n)")
+                .doesNotContain("super-secret");
+    }
+
     /** Every required setting present with Stripe as the PSP, and none of the Gateway's three. */
     private static Map<String, Object> stripeSettings() {
         Map<String, Object> settings = gatewaySettings();

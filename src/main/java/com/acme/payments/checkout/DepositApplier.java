@@ -31,7 +31,7 @@ import com.acme.payments.secondcharge.DuplicateChargeStore;
 /**
  * Applies a deposit's PSP state to its attempt and order in one transaction: the attempt settles
  * conditionally, the order moves by the whitelist, and PAID writes the {@code order_paid} outbox row in
- * the same commit. Every path that learns a payment's state (create answer, reconcile, webhook, return,
+ * the same commit, as every move writes its shop event ({@link PaymentEvents}). Every path that learns a payment's state (create answer, reconcile, webhook, return,
  * sweeps) comes through here. A COMPLETED payment the order did not book (not its current
  * attempt's, or an abandoned one's) is a second charge: recorded once, with a {@code duplicate_charge}
  * effect in the same commit. A DECLINED/CANCELLED for the payment that paid the order contradicts a final
@@ -50,9 +50,11 @@ public class DepositApplier implements PaymentUpdateHandler {
     private final DuplicateChargeStore duplicates;
     private final DuplicateChargeMetrics metrics;
     private final DiscrepancyRecorder discrepancies;
+    private final PaymentEvents events;
 
     DepositApplier(AttemptStore attempts, OrderStore orders, OutboxStore outbox, DuplicateChargeStore duplicates,
-            DuplicateChargeMetrics metrics, DiscrepancyRecorder discrepancies) {
+            DuplicateChargeMetrics metrics, DiscrepancyRecorder discrepancies, PaymentEvents events) {
+        this.events = events;
         this.attempts = attempts;
         this.orders = orders;
         this.outbox = outbox;
@@ -163,19 +165,19 @@ public class DepositApplier implements PaymentUpdateHandler {
     private Applied moveOrder(Attempt attempt, PspPayment payment) {
         PaymentReport report = payment.orderReport();
         if (report.move() == PaymentTransition.TO_PROCESSING) { // under way: at most PROCESSING, nothing settled
-            orders.apply(attempt.orderId(), attempt.id(), report);
+            orders.markProcessing(attempt.orderId(), attempt.id(), report);
             return Applied.NO_CHANGE;
         }
-        if (report.move() == PaymentTransition.TO_PAID) {
-            Optional<String> paid = orders.markPaid(attempt.orderId(), attempt.id(), report);
-            if (paid.isEmpty()) {
-                return secondChargeOrDuplicate(attempt, payment);
-            }
-            outbox.enqueue(orderPaid(paid.get(), payment));
-            return Applied.APPLIED;
+        Optional<OrderStore.Moved> moved = orders.apply(attempt.orderId(), attempt.id(), report);
+        if (moved.isEmpty()) {
+            return report.move() == PaymentTransition.TO_PAID ? secondChargeOrDuplicate(attempt, payment)
+                    : Applied.ALREADY_PAST;
         }
-        boolean moved = orders.apply(attempt.orderId(), attempt.id(), report);
-        return moved ? Applied.APPLIED : Applied.ALREADY_PAST;
+        if (report.move() == PaymentTransition.TO_PAID) {
+            outbox.enqueue(orderPaid(moved.get().order().orderRef(), payment));
+        }
+        events.moved(moved.get(), report.move(), payment.paymentState());
+        return Applied.APPLIED;
     }
 
     /**

@@ -37,6 +37,13 @@ class ContractDocs implements OpenApiCustomizer {
         });
     }
 
+    /** A string property, as a 3.0 schema ({@code type}) or a 3.1 one ({@code types}) says it. */
+    @SuppressWarnings("rawtypes")
+    private static boolean isString(Schema property) {
+        return "string".equals(property.getType())
+                || (property.getTypes() != null && property.getTypes().equals(java.util.Set.of("string")));
+    }
+
     @SuppressWarnings({ "rawtypes", "unchecked" })
     private static void mark(Schema schema, List<String> fields, Supplier<Schema<String>> as) {
         Map<String, Schema> properties = schema.getProperties();
@@ -45,7 +52,7 @@ class ContractDocs implements OpenApiCustomizer {
         }
         fields.forEach(field -> {
             Schema property = properties.get(field);
-            if (property != null && "string".equals(property.getType()) && property.get$ref() == null) {
+            if (property != null && isString(property) && property.get$ref() == null) {
                 properties.put(field, as.get());
             }
         });

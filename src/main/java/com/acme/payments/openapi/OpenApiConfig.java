@@ -81,6 +81,11 @@ class OpenApiConfig {
         return new ContractDocs();
     }
 
+    @Bean
+    ShopEventDocs shopEventDocs() {
+        return new ShopEventDocs();
+    }
+
     static Schema<String> money() {
         Schema<String> money = new StringSchema().format("decimal").pattern("^-?[0-9]+(\\.[0-9]+)?$");
         money.description("A decimal string in major units (\"10.01\"); a JSON number is also accepted and read "

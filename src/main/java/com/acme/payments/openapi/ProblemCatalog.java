@@ -44,6 +44,7 @@ final class ProblemCatalog {
         description.setLength(description.length() - 1);
         Schema<Object> typeEnum = new Schema<>();
         typeEnum.setType("string");
+        typeEnum.addType("string"); // what an OpenAPI 3.1 document writes
         typeEnum.setFormat("uri");
         typeEnum.setEnum(types);
         Schema<?> schema = new Schema<>().allOf(List.of(

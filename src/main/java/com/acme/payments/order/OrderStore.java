@@ -74,20 +74,32 @@ public class OrderStore {
                    psp_payment_id = :paymentId, error_code = NULL, error_message = NULL, updated_at = now()
              WHERE id = :id AND status IN (:from)
             """ + NEWEST_ATTEMPT_WINS + """
-            RETURNING order_ref
+            RETURNING *
             """;
+    /**
+     * The two moves below return the order as moved and the status it left ({@code before}, the same row read
+     * in the statement's snapshot): the shop's event tells a void (AUTHORIZED → cancelled) from a failed payment.
+     * Should another transaction move the order between that snapshot and this row lock, {@code before} is the
+     * older status; the status test is re-checked on the newest row, so only the reported origin can lag.
+     */
     private static final String TO_AUTHORIZED = """
-            UPDATE orders
+            UPDATE orders o
                SET status = 'AUTHORIZED', psp_payment_id = :paymentId, updated_at = now()
-             WHERE id = :id AND status IN (:from)
-            """ + NEWEST_ATTEMPT_WINS;
+              FROM orders before
+             WHERE o.id = :id AND before.id = o.id AND o.status IN (:from)
+            """ + NEWEST_ATTEMPT_WINS + """
+            RETURNING o.*, before.status AS before_status
+            """;
     /** A late refusal of an old attempt must not fail a retry. */
     private static final String TO_FAILED = """
-            UPDATE orders
-               SET status = 'PAYMENT_FAILED', psp_payment_id = coalesce(:paymentId, psp_payment_id),
+            UPDATE orders o
+               SET status = 'PAYMENT_FAILED', psp_payment_id = coalesce(:paymentId, o.psp_payment_id),
                    error_code = :errorCode, error_message = :errorMessage, updated_at = now()
-             WHERE id = :id AND status IN (:from)
-            """ + NEWEST_ATTEMPT_WINS;
+              FROM orders before
+             WHERE o.id = :id AND before.id = o.id AND o.status IN (:from)
+            """ + NEWEST_ATTEMPT_WINS + """
+            RETURNING o.*, before.status AS before_status
+            """;
     private static final String TO_PROCESSING = """
             UPDATE orders
                SET status = 'PROCESSING', psp_payment_id = :paymentId, updated_at = now()
@@ -187,41 +199,56 @@ public class OrderStore {
     }
 
     /**
-     * Applies the move a payment report asks for, conditionally. True when this call moved the order;
-     * false when the order was already past it.
+     * Applies the move a payment report asks for, conditionally: the order as this call moved it and the status
+     * it left, empty when the order was already past it.
      */
-    public boolean apply(long orderId, long attemptId, PaymentReport report) {
+    public Optional<Moved> apply(long orderId, long attemptId, PaymentReport report) {
         if (report.move() == PaymentTransition.TO_PAID) {
-            return markPaid(orderId, attemptId, report).isPresent();
+            return markPaid(orderId, attemptId, report).map(paid -> new Moved(paid, null));
         }
-        JdbcClient.StatementSpec statement = switch (report.move()) {
-            case TO_PAID -> throw new IllegalStateException("TO_PAID goes through markPaid");
-            case TO_AUTHORIZED -> jdbc.sql(TO_AUTHORIZED).param("paymentId", report.paymentId());
-            case TO_FAILED -> jdbc.sql(TO_FAILED)
-                    .param("paymentId", report.paymentId()) // the failure is this payment's, not an earlier attempt's
-                    .param("errorCode", report.errorCode())
-                    .param("errorMessage", report.errorMessage());
-            case TO_PROCESSING -> jdbc.sql(TO_PROCESSING).param("paymentId", report.paymentId());
-        };
-        int rows = statement.param("id", orderId).param("attemptId", attemptId)
-                .param("from", report.move().fromNames()).update();
-        return single(rows);
+        if (report.move() == PaymentTransition.TO_PROCESSING) {
+            throw new IllegalArgumentException("TO_PROCESSING goes through markProcessing");
+        }
+        JdbcClient.StatementSpec statement = report.move() == PaymentTransition.TO_AUTHORIZED
+                ? jdbc.sql(TO_AUTHORIZED).param("paymentId", report.paymentId())
+                : jdbc.sql(TO_FAILED)
+                        .param("paymentId", report.paymentId()) // the failure is this payment's, not an earlier attempt's
+                        .param("errorCode", report.errorCode())
+                        .param("errorMessage", report.errorMessage());
+        List<Moved> moved = statement.param("id", orderId).param("attemptId", attemptId)
+                .param("from", report.move().fromNames())
+                .query((rs, n) -> new Moved(map(rs, n), OrderStatus.valueOf(rs.getString("before_status")))).list();
+        single(moved.size());
+        return moved.stream().findFirst();
+    }
+
+    /** Moves a payment under way to PROCESSING (at most); true when this call moved it. */
+    public boolean markProcessing(long orderId, long attemptId, PaymentReport report) {
+        return single(jdbc.sql(TO_PROCESSING).param("paymentId", report.paymentId()).param("id", orderId)
+                .param("attemptId", attemptId).param("from", PaymentTransition.TO_PROCESSING.fromNames()).update());
     }
 
     /**
-     * The PAID move, conditionally: the order's ref when this call moved it (the {@code order_paid}
-     * effect needs it, and RETURNING spares a re-read), empty when it was already past it.
+     * The PAID move, conditionally: the order as this call moved it (the {@code order_paid} effect and the
+     * shop's event need it, and RETURNING spares a re-read), empty when it was already past it.
      */
-    public Optional<String> markPaid(long orderId, long attemptId, PaymentReport report) {
-        List<String> moved = jdbc.sql(TO_PAID)
+    public Optional<Order> markPaid(long orderId, long attemptId, PaymentReport report) {
+        List<Order> moved = jdbc.sql(TO_PAID)
                 .param("amount", Amounts.canonical(report.amount(), report.currency()))
                 .param("currency", report.currency())
                 .param("paymentId", report.paymentId())
                 .param("id", orderId).param("attemptId", attemptId)
                 .param("from", PaymentTransition.TO_PAID.fromNames())
-                .query(String.class).list();
+                .query(ROW).list();
         single(moved.size());
         return moved.stream().findFirst();
+    }
+
+    /**
+     * An order a payment moved, and the status it left ({@code from}; null for the PAID move, whose caller
+     * needs it not).
+     */
+    public record Moved(Order order, OrderStatus from) {
     }
 
     /** Claims up to {@code limit} stragglers (see {@code CLAIM_STRAGGLERS}): the orders as the claim left them. */

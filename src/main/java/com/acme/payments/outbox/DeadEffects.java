@@ -19,7 +19,7 @@ import com.acme.payments.common.web.Problems;
 @Component
 public class DeadEffects {
 
-    static final Set<String> SINKS = Set.of("notify", "conversion", "fulfilment");
+    static final Set<String> SINKS = Set.of("notify", "conversion", "fulfilment", "shop-events");
     /** Rows per statement of a bulk redrive: short transactions, however many rows are dead. */
     private static final int REDRIVE_BATCH = 500;
 
@@ -86,7 +86,7 @@ public class DeadEffects {
      */
     public static OutboxStore.DeadFilter filter(String sink, String kind, String deadSince) {
         if (sink != null && !SINKS.contains(sink)) {
-            throw Problems.ValidationFailed.of("sink", "must be one of notify, conversion, fulfilment");
+            throw Problems.ValidationFailed.of("sink", "must be one of notify, conversion, fulfilment, shop-events");
         }
         if (kind != null && kind.isBlank()) {
             throw Problems.ValidationFailed.of("kind", "must not be blank");

@@ -172,7 +172,7 @@ class OutboxAdminController {
     }
 
     /** Which dead rows to re-drive; every field optional, all given ones must match. */
-    record RedriveRequest(@Schema(allowableValues = { "notify", "conversion", "fulfilment" }) String sink,
+    record RedriveRequest(@Schema(allowableValues = { "notify", "conversion", "fulfilment", "shop-events" }) String sink,
             @Size(max = 100) @PlainText String kind,
             @Schema(format = "date-time", description = "RFC 3339: rows dead since then") String deadSince) {
 

@@ -68,11 +68,22 @@ public record OutboxProperties(@DefaultValue("true") Boolean enabled,
      *        comma-separated, while it rolls: one {@code v1=} each, in that order (the three secrets alike)
      * @param conversionSecret signing secret of the conversion sink ({@code CONVERSION_SINK_SECRET})
      * @param fulfilmentSecret signing secret of the fulfilment sink ({@code FULFILMENT_SINK_SECRET})
+     * @param shopEventsUrl the shop's one events endpoint ({@code SHOP_EVENTS_URL}): payment, refund and
+     *        dispute events, Standard Webhooks; unset: no event is written at all
+     * @param shopEventsSecret the Standard Webhooks secret of the events endpoint ({@code SHOP_EVENTS_SECRET}),
+     *        {@code whsec_<base64>}; several, comma-separated, while it rolls: one {@code v1,} signature each;
+     *        blank: unsigned; never logged
      */
     public record Sinks(String notifyUrl, String conversionUrl, String fulfilmentUrl,
             @DefaultValue("2s") @DurationMin(millis = 1) Duration connectTimeout,
             @DefaultValue("10s") @DurationMin(millis = 1) Duration readTimeout, String notifySecret,
-            String conversionSecret, String fulfilmentSecret) {
+            String conversionSecret, String fulfilmentSecret, String shopEventsUrl, String shopEventsSecret) {
+
+        /** The one line the start fails with (MissingSettingFailureAnalyzer); never the value. */
+        @AssertTrue(message = "SHOP_EVENTS_SECRET is invalid: each comma-separated secret must be whsec_<base64>")
+        public boolean isShopEventsSecretValid() {
+            return StandardWebhookSignature.validKeys(shopEventsSecret);
+        }
 
         /** The longest one sink call can take. */
         Duration callBudget() {
@@ -82,7 +93,8 @@ public record OutboxProperties(@DefaultValue("true") Boolean enabled,
         @Override
         public String toString() { // never the secrets
             return "Sinks[notifyUrl=" + notifyUrl + ", conversionUrl=" + conversionUrl + ", fulfilmentUrl="
-                    + fulfilmentUrl + ", connectTimeout=" + connectTimeout + ", readTimeout=" + readTimeout + "]";
+                    + fulfilmentUrl + ", shopEventsUrl=" + shopEventsUrl + ", connectTimeout=" + connectTimeout
+                    + ", readTimeout=" + readTimeout + "]";
         }
     }
 

@@ -6,7 +6,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -232,11 +234,16 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
         SinkClient.Result answer;
         try {
             // Signed at send time: the sink's tolerance is measured from this moment, not from the claim.
-            String body = SinkBody.of(effect);
-            List<String> secrets = routes.secretsFor(effect.kind());
-            String signature = secrets.isEmpty() ? null
-                    : SinkSignature.header(secrets, clock.instant().getEpochSecond(), body);
-            answer = sink.post(url.get(), effect.idempotencyKey(), body, signature, effect.traceParent());
+            long now = clock.instant().getEpochSecond();
+            if (SinkRoutes.isShopEvent(effect.kind())) {
+                String body = ShopEventBody.of(effect);
+                answer = sink.post(url.get(), shopEventHeaders(effect, now, body), body, effect.traceParent());
+            } else {
+                String body = SinkBody.of(effect);
+                List<String> secrets = routes.secretsFor(effect.kind());
+                String signature = secrets.isEmpty() ? null : SinkSignature.header(secrets, now, body);
+                answer = sink.post(url.get(), effect.idempotencyKey(), body, signature, effect.traceParent());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return; // the lease brings the row back; the key holds it against duplicates meanwhile
@@ -252,6 +259,19 @@ public class OutboxRelay implements SmartLifecycle, SchedulingConfigurer {
             job.failure();
             log.warn("outbox row {} outcome not recorded: {}", effect.id(), e.getClass().getSimpleName());
         }
+    }
+
+    /** Standard Webhooks: the event's id (its key), this try's time, and a signature per secret if any. */
+    private Map<String, String> shopEventHeaders(ClaimedEffect effect, long now, String body) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put(StandardWebhookSignature.ID, effect.idempotencyKey());
+        headers.put(StandardWebhookSignature.TIMESTAMP, Long.toString(now));
+        List<byte[]> keys = routes.shopEventKeys();
+        if (!keys.isEmpty()) {
+            headers.put(StandardWebhookSignature.SIGNATURE,
+                    StandardWebhookSignature.header(keys, effect.idempotencyKey(), now, body));
+        }
+        return headers;
     }
 
     private void recordFailure(ClaimedEffect effect, String error) {

@@ -7,6 +7,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -19,7 +21,7 @@ import com.acme.payments.common.http.ByteArrayJdkRequestFactory;
 /**
  * POSTs one effect to its sink: the body is the stored payload with the effect's id and time
  * ({@link SinkBody}), the effect's idempotency key goes in {@code Idempotency-Key}, and {@code Payments-Signature} when the sink has a secret (see
- * {@link SinkSignature}). Only a 2xx counts as accepted; everything else (other statuses, timeouts,
+ * {@link SinkSignature}); a shop event carries the Standard Webhooks headers instead ({@link StandardWebhookSignature}). Only a 2xx counts as accepted; everything else (other statuses, timeouts,
  * refused connections) is a failure to retry. Never follows redirects, never logs bodies or URLs.
  * <p>
  * Boot's {@link RestClient.Builder} makes the call observed: it is a client span of the trace that wrote
@@ -59,20 +61,25 @@ class SinkClient {
     /** {@code signature}: the {@code Payments-Signature} value, or null for a sink without a secret. */
     Result post(URI url, String idempotencyKey, String jsonBody, String signature, String traceParent)
             throws InterruptedException {
-        return trace.continuing(traceParent, "sink", () -> send(url, idempotencyKey, jsonBody, signature));
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put(IDEMPOTENCY_KEY, idempotencyKey);
+        if (signature != null) {
+            headers.put(SinkSignature.HEADER, signature);
+        }
+        return post(url, headers, jsonBody, traceParent);
     }
 
-    private Result send(URI url, String idempotencyKey, String jsonBody, String signature)
+    /** The same call with the headers given (a shop event's Standard Webhooks headers). */
+    Result post(URI url, Map<String, String> headers, String jsonBody, String traceParent)
             throws InterruptedException {
+        return trace.continuing(traceParent, "sink", () -> send(url, headers, jsonBody));
+    }
+
+    private Result send(URI url, Map<String, String> headers, String jsonBody) throws InterruptedException {
         try {
             int status = http.post().uri(url)
                     .contentType(MediaType.APPLICATION_JSON)
-                    .header(IDEMPOTENCY_KEY, idempotencyKey)
-                    .headers(h -> {
-                        if (signature != null) {
-                            h.set(SinkSignature.HEADER, signature);
-                        }
-                    })
+                    .headers(h -> headers.forEach(h::set))
                     .body(jsonBody.getBytes(StandardCharsets.UTF_8))
                     .exchange((request, response) -> response.getStatusCode().value(), true);
             return status >= 200 && status < 300 ? new Result(true, null) : new Result(false, "HTTP " + status);

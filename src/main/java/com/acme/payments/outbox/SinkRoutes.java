@@ -28,6 +28,8 @@ class SinkRoutes {
             "duplicate_charge", "discrepancy");
     static final List<String> CONVERSION_KINDS = List.of("conversion");
     static final List<String> FULFILMENT_KINDS = List.of("order_paid");
+    /** The shop's events (Standard Webhooks, {@link ShopEvents}): written only while their URL is set. */
+    static final List<String> SHOP_EVENT_KINDS = ShopEvents.TYPES;
 
     /** Every known kind and the sink it goes to, configured or not: ordering is kept per sink. */
     private static final Map<String, String> SINK_BY_KIND = new LinkedHashMap<>();
@@ -36,17 +38,24 @@ class SinkRoutes {
         NOTIFY_KINDS.forEach(kind -> SINK_BY_KIND.put(kind, "notify"));
         CONVERSION_KINDS.forEach(kind -> SINK_BY_KIND.put(kind, "conversion"));
         FULFILMENT_KINDS.forEach(kind -> SINK_BY_KIND.put(kind, "fulfilment"));
+        SHOP_EVENT_KINDS.forEach(kind -> SINK_BY_KIND.put(kind, "shop-events"));
     }
 
     private final Map<String, URI> urlByKind = new LinkedHashMap<>();
     private final Map<String, List<String>> secretsByKind = new LinkedHashMap<>();
     private final List<String> unconfiguredVariables = new ArrayList<>();
+    private final List<byte[]> shopEventKeys;
 
     SinkRoutes(OutboxProperties properties) {
         OutboxProperties.Sinks sinks = properties.sinks();
         route(sinks.notifyUrl(), sinks.notifySecret(), "NOTIFY_SINK_URL", NOTIFY_KINDS);
         route(sinks.conversionUrl(), sinks.conversionSecret(), "CONVERSION_SINK_URL", CONVERSION_KINDS);
         route(sinks.fulfilmentUrl(), sinks.fulfilmentSecret(), "FULFILMENT_SINK_URL", FULFILMENT_KINDS);
+        shopEventKeys = StandardWebhookSignature.keys(sinks.shopEventsSecret()); // validated at binding
+        if (sinks.shopEventsUrl() != null && !sinks.shopEventsUrl().isBlank()) {
+            // no event is written while it is unset (ShopEvents), so nothing waits for it: no warning
+            urlByKind.putAll(routed(sinks.shopEventsUrl(), "SHOP_EVENTS_URL", SHOP_EVENT_KINDS));
+        }
     }
 
     private void route(String url, String secret, String variable, List<String> kinds) {
@@ -59,6 +68,10 @@ class SinkRoutes {
             log.warn("{} is not set: outbox rows of kinds {} stay pending until it is", variable, kinds);
             return;
         }
+        urlByKind.putAll(routed(url, variable, kinds));
+    }
+
+    private static Map<String, URI> routed(String url, String variable, List<String> kinds) {
         URI uri;
         try {
             uri = URI.create(url.trim());
@@ -68,7 +81,19 @@ class SinkRoutes {
         if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
             throw new IllegalStateException(variable + " must be an absolute http(s) URL");
         }
-        kinds.forEach(kind -> urlByKind.put(kind, uri));
+        Map<String, URI> routes = new LinkedHashMap<>();
+        kinds.forEach(kind -> routes.put(kind, uri));
+        return routes;
+    }
+
+    /** A shop event: Standard Webhooks headers instead of {@code Idempotency-Key} and {@code Payments-Signature}. */
+    static boolean isShopEvent(String kind) {
+        return SHOP_EVENT_KINDS.contains(kind);
+    }
+
+    /** The HMAC keys of {@code SHOP_EVENTS_SECRET}, in the order configured; empty: events go unsigned. */
+    List<byte[]> shopEventKeys() {
+        return shopEventKeys;
     }
 
     /** The kinds the relay may claim: those with a configured sink. */
@@ -94,7 +119,7 @@ class SinkRoutes {
                 : Arrays.stream(configured.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
-    /** Every known kind with its sink's name (notify, conversion, fulfilment), configured or not. */
+    /** Every known kind with its sink's name (notify, conversion, fulfilment, shop-events), configured or not. */
     static Map<String, String> sinkByKind() {
         return SINK_BY_KIND;
     }

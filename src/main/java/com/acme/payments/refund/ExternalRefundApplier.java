@@ -37,9 +37,11 @@ class ExternalRefundApplier {
     private final OrderStore orders;
     private final DiscrepancyRecorder discrepancies;
     private final RefundMetrics metrics;
+    private final RefundEvents events;
 
     ExternalRefundApplier(RefundStore refunds, OrderStore orders, DiscrepancyRecorder discrepancies,
-            RefundMetrics metrics) {
+            RefundMetrics metrics, RefundEvents events) {
+        this.events = events;
         this.refunds = refunds;
         this.orders = orders;
         this.discrepancies = discrepancies;
@@ -96,6 +98,7 @@ class ExternalRefundApplier {
         if (!failed && charge.isEmpty()) {
             overRefunded(orders.bookRefundMadeElsewhere(refund.orderId(), refund.amount()), refund);
         }
+        events.settled(refund);
         metrics.settled(refund, "external");
         log.warn("refund made outside the service booked orderRef={} payment={} parent={} amount={} {} state={} "
                 + "pspState={}", order.get().orderRef(), payment.id(), parent, refund.amount().toPlainString(),

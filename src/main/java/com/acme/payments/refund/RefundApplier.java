@@ -47,9 +47,12 @@ class RefundApplier implements PaymentUpdateHandler {
     private final OutboxStore outbox;
     private final DiscrepancyRecorder discrepancies;
     private final ExternalRefundApplier external;
+    private final RefundEvents events;
 
     RefundApplier(RefundStore refunds, RefundReservationApplier reservations, RefundMetrics metrics,
-            OrderStore orders, OutboxStore outbox, DiscrepancyRecorder discrepancies, ExternalRefundApplier external) {
+            OrderStore orders, OutboxStore outbox, DiscrepancyRecorder discrepancies, ExternalRefundApplier external,
+            RefundEvents events) {
+        this.events = events;
         this.refunds = refunds;
         this.reservations = reservations;
         this.metrics = metrics;
@@ -139,6 +142,7 @@ class RefundApplier implements PaymentUpdateHandler {
             if (failed) {
                 reservations.release(settled.get());
             }
+            events.settled(settled.get());
             metrics.settled(refund, failed ? "failed" : "done");
             log.info("refund settled referenceId={} state={} pspState={} payment={}", refund.referenceId(),
                     settled.get().state(), payment.state(), payment.id());
@@ -158,6 +162,7 @@ class RefundApplier implements PaymentUpdateHandler {
         }
         reservations.release(failed.get());
         outbox.enqueue(refundFailed(failed.get()));
+        events.settled(failed.get());
         metrics.settled(refund, "reversed");
         log.error("refund referenceId={} was DONE, the PSP now reports {}: FAILED, reservation released",
                 refund.referenceId(), payment.state());
@@ -166,6 +171,7 @@ class RefundApplier implements PaymentUpdateHandler {
 
     private Result trackAccepted(Refund refund, PspPayment payment) {
         if (refunds.trackPspState(refund.id(), payment.id(), payment.state())) {
+            events.tracked(refund.id(), payment.state());
             return Result.CHANGED;
         }
         Refund current = refunds.find(refund.id()).orElseThrow();
@@ -182,6 +188,7 @@ class RefundApplier implements PaymentUpdateHandler {
             return Result.UNCHANGED; // revived meanwhile by the webhook or the poll
         }
         if (revival == RefundReservationApplier.Revival.REVIVED) {
+            events.tracked(refund.id(), payment.state());
             metrics.settled(refund, "revived");
             log.error("refund referenceId={} was abandoned but the PSP made it ({}): DONE again, reserved again",
                     refund.referenceId(), payment.state());
@@ -237,6 +244,7 @@ class RefundApplier implements PaymentUpdateHandler {
     Optional<Refund> abandon(String referenceId, String actor, String reason) {
         Optional<Refund> abandoned = refunds.abandon(referenceId, actor, reason);
         abandoned.ifPresent(reservations::release);
+        abandoned.ifPresent(events::settled);
         abandoned.ifPresent(r -> metrics.settled(r, "abandoned"));
         return abandoned;
     }
@@ -247,6 +255,7 @@ class RefundApplier implements PaymentUpdateHandler {
         Optional<Refund> failed = refunds.settle(refund.id(), RefundState.FAILED, null, null, errorCode,
                 errorMessage);
         failed.ifPresent(reservations::release);
+        failed.ifPresent(events::settled);
         boolean settled = failed.isPresent();
         if (settled) {
             metrics.settled(refund, "rejected");

@@ -239,6 +239,31 @@ class OpenApiIntegrationTests extends IntegrationTest {
         return slugs;
     }
 
+    @Test
+    @DisplayName("the shop's events are the OpenAPI 3.1 webhooks: each type, its Standard Webhooks headers and its data")
+    void shopEventsAreTheWebhooks() {
+        assertThat(doc.path("openapi").asString()).startsWith("3.1.");
+        Map<String, String> dataByType = new java.util.LinkedHashMap<>();
+        doc.path("webhooks").properties().forEach(webhook -> {
+            JsonNode post = webhook.getValue().path("post");
+            JsonNode body = post.path("requestBody").path("content").path("application/json").path("schema");
+            assertThat(body.path("required").toString()).contains("id", "type", "createdAt", "data");
+            assertThat(body.path("properties").path("type").path("enum").get(0).asString()).isEqualTo(webhook.getKey());
+            for (String name : List.of("webhook-id", "webhook-timestamp", "webhook-signature")) {
+                assertThat(header(post, name).isMissingNode()).as("%s %s", webhook.getKey(), name).isFalse();
+            }
+            dataByType.put(webhook.getKey(), body.path("properties").path("data").path("$ref").asString()
+                    .replace("#/components/schemas/", ""));
+        });
+        assertThat(dataByType).containsExactlyInAnyOrderEntriesOf(Map.of("payment.authorized", "OrderView",
+                "payment.succeeded", "OrderView", "payment.failed", "OrderView", "payment.voided", "OrderView",
+                "refund.succeeded", "RefundLookup", "refund.failed", "RefundLookup", "dispute.opened", "DisputeOpened"));
+        JsonNode schemas = doc.path("components").path("schemas");
+        assertThat(schemas.path("DisputeOpened").path("properties").path("amount").path("format").asString())
+                .isEqualTo("decimal");
+        assertThat(schemas.path("RefundLookup").path("properties").has("orderRef")).isTrue();
+    }
+
     private static String bodySchema(JsonNode operation) {
         return operation.path("requestBody").path("content").path("application/json").path("schema").path("$ref").asString();
     }

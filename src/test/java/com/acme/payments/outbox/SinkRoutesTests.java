@@ -55,6 +55,25 @@ class SinkRoutesTests {
     }
 
     @Test
+    void shopEventsGoToTheirOwnSinkAndNeedNoUrlToStart() {
+        SinkRoutes without = new SinkRoutes(sinks("http://n.test/notify", null, null));
+        assertThat(without.routableKinds()).doesNotContainAnyElementsOf(ShopEvents.TYPES);
+        assertThat(without.unconfiguredVariables()).as("no event is written without it: nothing waits")
+                .doesNotContain("SHOP_EVENTS_URL");
+
+        SinkRoutes with = new SinkRoutes(BoundSettings.bind(OutboxProperties.class, "payments.outbox", Map.of(
+                "payments.outbox.sinks.shop-events-url", "https://shop.test/events",
+                "payments.outbox.sinks.shop-events-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw,whsec_c2Vjb25k")));
+        for (String type : ShopEvents.TYPES) {
+            assertThat(with.urlFor(type)).contains(URI.create("https://shop.test/events"));
+            assertThat(SinkRoutes.sinkByKind()).containsEntry(type, "shop-events");
+            assertThat(with.secretsFor(type)).as("no Payments-Signature").isEmpty();
+        }
+        assertThat(with.shopEventKeys()).hasSize(2);
+        assertThat(with.urlFor("order_paid")).isEmpty();
+    }
+
+    @Test
     void theLeaseMustOutliveTwoSinkCalls() {
         assertThatThrownBy(() -> BoundSettings.bind(OutboxProperties.class, "payments.outbox",
                 Map.of("payments.outbox.lease", "5s"))).hasStackTraceContaining("payments.outbox.lease must be at least");

@@ -12,12 +12,14 @@ import org.springframework.validation.ObjectError;
 /**
  * Turns a required setting that is absent into the one line the contract promises, naming the
  * environment variable and never a value: a properties record marks it
- * {@code @NotBlank(message = "PSP_API_KEY is not set")} (see {@link RequiredSetting}). Any other
+ * {@code @NotBlank(message = "PSP_API_KEY is not set")} (see {@link RequiredSetting}), or a value of the wrong
+ * form {@code @AssertTrue(message = "SHOP_EVENTS_SECRET is invalid: …")}. Any other
  * constraint violation is left to Boot's own analysis, which names the property, value and reason.
  */
 class MissingSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindValidationException> implements Ordered {
 
-    private static final Pattern MISSING = Pattern.compile("[A-Z][A-Z0-9_]* is not set");
+    /** "X is not set", or "X is invalid: <what it must be>" for a value of the wrong form (never the value). */
+    private static final Pattern MISSING = Pattern.compile("[A-Z][A-Z0-9_]* (is not set|is invalid: .+)");
 
     @Override
     public int getOrder() {

@@ -18,6 +18,7 @@ import com.acme.payments.order.Order;
 import com.acme.payments.order.OrderStore;
 import com.acme.payments.outbox.OutboxEntry;
 import com.acme.payments.outbox.OutboxStore;
+import com.acme.payments.outbox.ShopEvents;
 import com.acme.payments.psp.PaymentPayloadFault;
 import com.acme.payments.psp.PaymentPayloadRules;
 import com.acme.payments.psp.PaymentUpdateApplier;
@@ -70,8 +71,10 @@ class StripePaymentEventApplier implements StripeEventHandler {
     private final PaymentUpdateApplier updates;
     private final OrderStore orders;
     private final OutboxStore outbox;
+    private final ShopEvents events;
 
-    StripePaymentEventApplier(PaymentUpdateApplier updates, OrderStore orders, OutboxStore outbox) {
+    StripePaymentEventApplier(PaymentUpdateApplier updates, OrderStore orders, OutboxStore outbox, ShopEvents events) {
+        this.events = events;
         this.updates = updates;
         this.orders = orders;
         this.outbox = outbox;
@@ -168,15 +171,29 @@ class StripePaymentEventApplier implements StripeEventHandler {
         }
         body.put("orderRef", order.orderRef());
         outbox.enqueue(new OutboxEntry("dispute_opened", "charge", chargeId, event.id(), body));
+        events.publish(ShopEvents.DISPUTE_OPENED, order.orderRef(), disputeEvent(order, event, body));
         log.warn("stripe dispute opened orderRef={} disputeId={} chargeId={} reason={}", order.orderRef(),
                 body.get("disputeId"), chargeId, reason);
         return Applied.APPLIED;
     }
 
-    private Optional<Order> disputedOrder(StripeEvent event) {
-        String paymentIntent = firstOf(StripeEvent.idOf(event.object(), "payment_intent"),
+    /** {@code dispute.opened}: the order, the disputed PaymentIntent and the disputed amount. */
+    private static Map<String, Object> disputeEvent(Order order, StripeEvent event, Map<String, Object> notice) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("orderRef", order.orderRef());
+        data.put("pspPaymentId", disputedPaymentIntent(event));
+        data.put("amount", notice.get("amount"));
+        data.put("currency", notice.get("currency"));
+        return data;
+    }
+
+    private static String disputedPaymentIntent(StripeEvent event) {
+        return firstOf(StripeEvent.idOf(event.object(), "payment_intent"),
                 StripeEvent.idOf(event.object(), "charge", "payment_intent"));
-        return orderOf(paymentIntent).flatMap(orders::findById);
+    }
+
+    private Optional<Order> disputedOrder(StripeEvent event) {
+        return orderOf(disputedPaymentIntent(event)).flatMap(orders::findById);
     }
 
     private boolean ourAttempt(String referenceId) {
