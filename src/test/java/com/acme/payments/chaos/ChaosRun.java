@@ -48,6 +48,7 @@ final class ChaosRun {
             }
             long up = System.nanoTime();
             ServiceClient client = new ServiceClient(services);
+            ScopedKeys.issue(client);
             Workload workload = new Workload(client, psp.page(sim), settings.seed());
             FaultInjector faults = new FaultInjector(settings, services, sim, psp);
             InjectedOutages.use(faults.outage());
@@ -76,6 +77,7 @@ final class ChaosRun {
             result = extras.check(monitor.downgrades(), faults.kills(), client);
             List<Invariants.Check> checks = result.checks();
             faults.outage().ifPresent(outage -> checks.add(outage.check()));
+            checks.add(ScopedKeys.check());
             checks.add(ScenarioKinds.check(ScenarioKinds.of(psp.scenarioKinds(), faults.outage().isPresent()),
                     workload.tally(), faults.tally()));
             long ended = System.nanoTime();
@@ -109,6 +111,7 @@ final class ChaosRun {
             return new Outcome(result.ok(), summary);
         } finally {
             InjectedOutages.use(java.util.Optional.empty());
+            ScopedKeys.clear();
             TestDatabaseName.drop();
         }
     }

@@ -89,10 +89,15 @@ final class ServiceClient {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /**
+     * A call with a bearer. {@link #SHOP_KEY} and {@link #ADMIN_KEY} name who is calling; once the run's scoped keys
+     * are issued the call goes out with the one its path needs ({@link ScopedKeys}).
+     */
     Answer call(int instance, String method, String path, String bearer, String idempotencyKey, String body) {
+        String key = ScopedKeys.bearerFor(method, path, bearer);
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(services.url(instance) + path))
                 .timeout(Duration.ofSeconds(15))
-                .header("Authorization", "Bearer " + bearer)
+                .header("Authorization", "Bearer " + key)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
@@ -101,7 +106,9 @@ final class ServiceClient {
         if (idempotencyKey != null) {
             request.header("Idempotency-Key", idempotencyKey);
         }
-        return send(instance, request);
+        Answer answer = send(instance, request);
+        ScopedKeys.answered(method, path, key, answer);
+        return answer;
     }
 
     private static Answer send(int instance, HttpRequest.Builder request) {
