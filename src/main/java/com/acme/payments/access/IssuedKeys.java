@@ -13,7 +13,9 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
 
+import com.acme.payments.common.web.KeysUnverifiable;
 import com.acme.payments.sweep.Schedules;
 
 /**
@@ -21,8 +23,8 @@ import com.acme.payments.sweep.Schedules;
  * against memory, never the database. Instances share only PostgreSQL, so each re-reads the table every
  * {@code payments.access.refresh} (1s): a key revoked anywhere is refused everywhere within that and one read.
  * The instance that issues or revokes a key updates its copy at once. A copy older than
- * {@code payments.access.max-staleness} (the database unreachable) honours no issued key: a revocation it
- * cannot see must not let a key in. Staleness is measured on the monotonic clock: it is not business time.
+ * {@code payments.access.max-staleness} (the database unreachable) vouches for no issued key: a revocation it
+ * cannot see must not let a key in, and a valid key must not be told it is unknown, so such a request is a 503. Staleness is measured on the monotonic clock: it is not business time.
  */
 @Component
 class IssuedKeys implements SchedulingConfigurer {
@@ -50,10 +52,17 @@ class IssuedKeys implements SchedulingConfigurer {
         Schedules.fixedDelay(registrar, refresh, refresh, this, "refresh");
     }
 
-    /** The key not revoked whose hash this is; empty for none, or while this copy is too old to trust. */
+    /**
+     * The key not revoked whose hash this is; empty for none.
+     *
+     * @throws KeysUnverifiable while this copy is too old to trust and the table cannot be read
+     */
     Optional<ApiKeyStore.ActiveKey> find(byte[] keyHash) {
         Copy current = fresh();
-        return current == null ? Optional.empty() : Optional.ofNullable(current.byHash.get(ByteBuffer.wrap(keyHash)));
+        if (current == null) {
+            throw new KeysUnverifiable();
+        }
+        return Optional.ofNullable(current.byHash.get(ByteBuffer.wrap(keyHash)));
     }
 
     /** Re-reads the keys not revoked (scheduled; also on a request that finds the copy too old). */
@@ -105,8 +114,9 @@ class IssuedKeys implements SchedulingConfigurer {
             try {
                 refresh();
                 return copy;
-            } catch (DataAccessException e) {
-                log.warn("issued keys not re-read, refused until they are: {}", e.getClass().getSimpleName());
+            } catch (DataAccessException | TransactionException e) {
+                // a connection the pool cannot give fails the transaction's start: a TransactionException
+                log.warn("issued keys not re-read, unverifiable until they are: {}", e.getClass().getSimpleName());
                 return null;
             }
         }

@@ -1,6 +1,7 @@
 package com.acme.payments.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
@@ -17,13 +18,14 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
+import com.acme.payments.common.web.KeysUnverifiable;
 import com.acme.payments.common.web.Secrets;
 import com.acme.payments.support.IntegrationTest;
 
 /**
  * An instance's copy of the issued keys: read on the first request (not a period later), and, when the
- * database cannot be read, too old to trust after {@code max-staleness}: it then honours no issued key, since a
- * revocation it cannot see must not let one in.
+ * database cannot be read, too old to trust after {@code max-staleness}: it then vouches for no issued key (a
+ * revocation it cannot see must not let one in) nor refuses one (the key may be valid): unverifiable, a 503.
  */
 class IssuedKeysIntegrationTests extends IntegrationTest {
 
@@ -52,9 +54,10 @@ class IssuedKeysIntegrationTests extends IntegrationTest {
         assertThat(copy.find(Secrets.sha256(key))).as("read at the first request, no job run yet").isPresent();
         down.set(true);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(
-                () -> assertThat(copy.find(Secrets.sha256(key))).as("a copy too old to trust").isEmpty());
+                () -> assertThatThrownBy(() -> copy.find(Secrets.sha256(key))).as("a copy too old to trust")
+                        .isInstanceOf(KeysUnverifiable.class));
         down.set(false);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptionsInstanceOf(KeysUnverifiable.class).untilAsserted(
                 () -> assertThat(copy.find(Secrets.sha256(key))).as("read again once it can be").isPresent());
     }
 }

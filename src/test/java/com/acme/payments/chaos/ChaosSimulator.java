@@ -23,7 +23,8 @@ final class ChaosSimulator implements AutoCloseable {
     static final String ADMIN_TOKEN = "chaos-sim-admin";
     /** Per sink, the secret the service signs with and the simulator's sink verifies. */
     static final Map<String, String> SINK_SECRETS = Map.of("notify", "chaos-notify-secret",
-            "conversion", "chaos-conversion-secret", "fulfilment", "chaos-fulfilment-secret");
+            "conversion", "chaos-conversion-secret", "fulfilment", "chaos-fulfilment-secret",
+            "shop-events", "whsec_Y2hhb3Mtc2hvcC1ldmVudHMtc2VjcmV0LTMyYnl0ZXM="); // Standard Webhooks
     static final JsonMapper JSON = JsonMapper.builder().build();
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

@@ -394,7 +394,7 @@ final class Invariants {
         unknownKeys.forEach(key -> once.check(false, key + " at the sink but in no outbox row"));
         checks.add(once);
 
-        Check signed = new Check("every delivery the sink took carried a valid Payments-Signature");
+        Check signed = new Check("every delivery the sink took was signed (Payments-Signature; Standard Webhooks)");
         for (JsonNode r : sink) {
             if ("POST".equals(r.path("method").asString())) {
                 signed.check(r.path("signatureVerified").asBoolean(false),
@@ -402,6 +402,11 @@ final class Invariants {
             }
         }
         checks.add(signed);
+        try {
+            checks.addAll(ShopEventInvariants.check(sink));
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
 
         facts.put("orders", (long) orders.size());
         facts.put("checkout attempts", (long) attempts.size());

@@ -185,6 +185,7 @@ final class ServiceProcesses implements AutoCloseable {
         p.put("payments.outbox.sinks.notify-url", simUrl + "/sink/notify");
         p.put("payments.outbox.sinks.conversion-url", simUrl + "/sink/conversion");
         p.put("payments.outbox.sinks.fulfilment-url", simUrl + "/sink/fulfilment");
+        p.put("payments.outbox.sinks.shop-events-url", simUrl + ShopEventInvariants.SINK_PATH);
         // every delivery signed, and checked by the simulator's sink (it refuses a bad one with 400)
         ChaosSimulator.SINK_SECRETS.forEach((sink, secret) -> p.put("payments.outbox.sinks." + sink + "-secret", secret));
         p.put("payments.gauges.refresh", "5s");

@@ -36,7 +36,15 @@ class BearerAuthenticationFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        Caller caller = resolve(request.getHeader(HttpHeaders.AUTHORIZATION));
+        Caller caller;
+        try {
+            caller = resolve(request.getHeader(HttpHeaders.AUTHORIZATION));
+        } catch (KeysUnverifiable e) {
+            response.setHeader(HttpHeaders.RETRY_AFTER, "1");
+            MalformedRequestFilter.refuse(response, ProblemType.DATABASE_UNAVAILABLE,
+                    "The service cannot reach its database; retry shortly.");
+            return;
+        }
         request.setAttribute(CALLER, caller);
         if (caller instanceof Caller.Key key) {
             SecurityContext context = SecurityContextHolder.createEmptyContext();
