@@ -168,8 +168,12 @@ public class BooksReconciliationOrchestrator {
         } catch (TakenOver stopped) {
             log.warn("reconciliation run taken over by another instance, id={} owner={}", id, owner);
         } catch (RuntimeException failure) {
+            // the reason is shown by the API: ours in words, never an exception's class or a database's message
             String reason = failure instanceof RunFailed ? failure.getMessage()
-                    : failure.getClass().getSimpleName() + ": " + failure.getMessage();
+                    : "an internal error ended the run (the service's log has it, at this run's id)";
+            if (!(failure instanceof RunFailed)) {
+                log.error("reconciliation run failed unexpectedly, id={}", id, failure);
+            }
             if (runs.fail(id, owner, reason)) {
                 metrics.failed();
                 log.warn("reconciliation run failed, id={} from={} to={} reason={}", id, from, to, reason);
@@ -226,8 +230,9 @@ public class BooksReconciliationOrchestrator {
             if (last instanceof PspRejected rejected) {
                 throw new RunFailed("the PSP refused the listing: " + rejected.getMessage());
             }
-            throw new RunFailed("the PSP did not answer after " + (properties.retries() + 1) + " tries: "
-                    + last.getMessage());
+            log.warn("reconciliation: the PSP did not answer, last failure {}: {}", last.getClass().getSimpleName(),
+                    last.getMessage());
+            throw new RunFailed("the PSP did not answer after " + (properties.retries() + 1) + " tries");
         }
     }
 
