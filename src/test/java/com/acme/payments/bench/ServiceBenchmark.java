@@ -128,6 +128,12 @@ class ServiceBenchmark {
                 "payments.psp.read-timeout=10s", "payments.sweep.enabled=true", "payments.sweep.interval=100ms",
                 "payments.sweep.initial-delay=1s"));
         props.addAll(PROVIDER.serviceSettings(simUrl));
+        if (Boolean.getBoolean("bench.shop-events")) {
+            // -Dbench.shop-events=true: the shop's events on, delivered to the simulator's sink by the relay, so an
+            // operation's cost holds its event's write and its delivery (a build without events ignores the setting)
+            props.add("payments.outbox.sinks.shop-events-url=" + simUrl + "/sink/shop-events");
+            line("shop events: on, to the simulator's sink (-Dbench.shop-events)");
+        }
         line("provider: " + PROVIDER.name().toLowerCase(java.util.Locale.ROOT) + " (-Dbench.provider)");
         // -Dbench.service-props=a=1;b=2: settings for an experiment on instances A and B (printed in the report)
         String extra = System.getProperty("bench.service-props", "");
