@@ -1,8 +1,5 @@
 package com.acme.payments.billing;
 
-import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -12,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +18,7 @@ import org.springframework.stereotype.Component;
 
 import com.acme.payments.sweep.DatabaseGauges;
 import com.acme.payments.sweep.JobMetrics;
+import com.acme.payments.sweep.LeaseOwner;
 import com.acme.payments.sweep.Schedules;
 
 import io.micrometer.core.instrument.Counter;
@@ -50,7 +47,7 @@ class ReconciliationSweeper implements SchedulingConfigurer {
     private final Clock clock;
     private final JobMetrics metrics;
     private final Counter skipped;
-    private final String owner = owner();
+    private final String owner = LeaseOwner.newName();
 
     ReconciliationSweeper(ReconciliationOrchestrator reconciliation, SubscriptionStore subscriptions,
             ReconciliationRunStore runs, BillingProperties properties, Clock clock, MeterRegistry registry,
@@ -142,18 +139,6 @@ class ReconciliationSweeper implements SchedulingConfigurer {
         log.warn("nightly reconciliation lease was taken over before it finished, night={} owner={} granted={}",
                 night, owner, granted);
         return new Result(true, granted, failed);
-    }
-
-    /** Host, process and a random part: two instances on one host, or a restarted one, never share it. */
-    private static String owner() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "unknown-host";
-        }
-        return host + "/" + ManagementFactory.getRuntimeMXBean().getPid() + "/"
-                + UUID.randomUUID().toString().substring(0, 8);
     }
 
     record Result(boolean ran, int granted, int failed) {

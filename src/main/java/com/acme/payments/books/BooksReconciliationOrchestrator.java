@@ -1,8 +1,5 @@
 package com.acme.payments.books;
 
-import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -31,6 +28,7 @@ import com.acme.payments.psp.PaymentProvider;
 import com.acme.payments.psp.PaymentProvider.ListingPage;
 import com.acme.payments.psp.PspPayment;
 import com.acme.payments.psp.PspRejected;
+import com.acme.payments.sweep.LeaseOwner;
 
 import jakarta.annotation.PreDestroy;
 
@@ -62,7 +60,7 @@ public class BooksReconciliationOrchestrator {
     @Autowired
     BooksReconciliationOrchestrator(PaymentProvider provider, BooksLedgerStore ledger, BooksReconciliationRunStore runs,
             BooksProperties properties, BooksMetrics metrics) {
-        this(provider, ledger, runs, properties, metrics, instanceName());
+        this(provider, ledger, runs, properties, metrics, LeaseOwner.newName());
     }
 
     /** With its own owner name: a test's second instance. */
@@ -250,18 +248,6 @@ public class BooksReconciliationOrchestrator {
         // a run cut short keeps its row running; its lease runs out and another instance takes it over
         executor.shutdownNow();
         executor.awaitTermination(5, TimeUnit.SECONDS);
-    }
-
-    /** Host, process and a random part: two instances on one host, or a restarted one, never share it. */
-    private static String instanceName() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "unknown-host";
-        }
-        return host + "/" + ManagementFactory.getRuntimeMXBean().getPid() + "/"
-                + UUID.randomUUID().toString().substring(0, 8);
     }
 
     /** The run cannot finish: recorded as failed with this reason. */
