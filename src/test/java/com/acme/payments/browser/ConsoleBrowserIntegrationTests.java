@@ -158,11 +158,11 @@ class ConsoleBrowserIntegrationTests extends ConsoleFixtures {
         signIn(OPERATOR_KEY);
 
         browser.findElement(By.linkText("Reconciliations")).click();
-        WebElement start = browser.findElement(By.id("start-reconciliation"));
+        WebElement start = loaded(By.id("start-reconciliation"));
         start.findElement(By.name("from")).sendKeys(LocalDateTime.ofInstant(Instant.now(), ZoneOffset.UTC).toString());
         start.findElement(By.name("to")).sendKeys(Instant.now().plusSeconds(60).toString());
         start.findElement(By.cssSelector("button[type=submit]")).click();
-        assertThat(browser.findElement(By.id("done")).getText()).contains("started");
+        assertThat(loaded(By.id("done")).getText()).contains("started");
         String runPage = browser.getCurrentUrl();
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
             browser.get(runPage);
@@ -171,32 +171,40 @@ class ConsoleBrowserIntegrationTests extends ConsoleFixtures {
         assertThat(browser.findElement(By.id("mismatches")).getText()).contains("missing_here").contains("12.00 EUR");
         screenshot("console-reconciliation");
         browser.findElement(By.linkText("All runs")).click();
-        assertThat(browser.findElement(By.id("reconciliations")).getText()).contains("anna").contains("done");
+        assertThat(loaded(By.id("reconciliations")).getText()).contains("anna").contains("done");
         screenshot("console-reconciliations");
 
         browser.findElement(By.id("nav-keys")).click();
-        WebElement issue = browser.findElement(By.id("issue-key"));
+        WebElement issue = loaded(By.id("issue-key"));
         String name = "warehouse-sync-" + System.nanoTime() % 10_000;
         issue.findElement(By.name("name")).sendKeys(name);
         issue.findElement(By.cssSelector("input[name=scopes][value=orders]")).click();
         issue.findElement(By.cssSelector("input[name=scopes][value=read]")).click();
         issue.findElement(By.cssSelector("button[type=submit]")).click();
-        assertThat(browser.findElement(By.id("store-it-now")).getText()).contains("never shown again");
+        assertThat(loaded(By.id("store-it-now")).getText()).contains("never shown again");
         String key = browser.findElement(By.id("new-key")).getText();
         assertThat(key).startsWith("pk_");
         screenshot("console-key-issued");
 
         browser.findElement(By.linkText("All keys")).click();
+        loaded(By.id("keys"));
         assertThat(browser.getPageSource()).contains(name).doesNotContain(key);
         screenshot("console-keys");
         browser.findElement(By.xpath("//tr[td[normalize-space()='" + name + "']]//button[normalize-space()='Revoke']"))
                 .click();
-        assertThat(browser.findElement(By.id("done")).getText()).contains(name + " revoked");
+        assertThat(loaded(By.id("done")).getText()).contains(name + " revoked");
+    }
+
+    /** The element once the page a click asked for has loaded: a click returns before its navigation ends. */
+    private WebElement loaded(By element) {
+        return Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .until(() -> browser.findElement(element), found -> found != null);
     }
 
     private void signIn(String key) {
         browser.findElement(By.id("key")).sendKeys(key);
         browser.findElement(By.id("sign-in")).click();
+        loaded(By.id("who"));
     }
 
     private WebElement row(String referenceId) {
