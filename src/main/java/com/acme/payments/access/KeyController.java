@@ -5,12 +5,10 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -27,7 +25,6 @@ import com.acme.payments.common.web.PathLookup;
 import com.acme.payments.common.web.PlainText;
 import com.acme.payments.common.web.ProblemAnswers;
 import com.acme.payments.common.web.ProblemType;
-import com.acme.payments.common.web.Problems;
 import com.acme.payments.common.web.Scope;
 import com.acme.payments.operator.Audited;
 import com.acme.payments.operator.OperatorNote;
@@ -50,9 +47,6 @@ import jakarta.validation.constraints.Size;
 @Tag(name = "Operations")
 class KeyController {
 
-    private static final String SCOPE_NAMES = Stream.of(Scope.values()).map(Scope::wireName)
-            .collect(Collectors.joining(", "));
-
     private final KeyIssuer issuer;
     private final ApiKeyStore store;
 
@@ -67,7 +61,7 @@ class KeyController {
     @ApiResponse(responseCode = "201", description = "The key (prefix pk_), shown once; only its hash is kept")
     @ProblemAnswers({ ProblemType.VALIDATION_FAILED, ProblemType.MALFORMED_REQUEST })
     ResponseEntity<IssuedKey> issue(Caller caller, @RequestBody @Valid IssueRequest request) {
-        Set<Scope> scopes = scopes(request.scopes());
+        Set<Scope> scopes = KeyAdmin.scopes(request.scopes());
         new OperatorNote("name=" + request.name() + " scopes=" + wire(scopes)).asked();
         KeyIssuer.Issued issued = issuer.issue(request.name(), scopes, caller.actor());
         return ResponseEntity.status(HttpStatus.CREATED).body(IssuedKey.of(issued));
@@ -88,18 +82,6 @@ class KeyController {
     KeyView revoke(@KeyIdParameter ApiKeyStore.ApiKey key, Caller caller) {
         OperatorNote.NONE.asked();
         return KeyView.of(issuer.revoke(key.id(), caller.actor()));
-    }
-
-    private static Set<Scope> scopes(List<String> names) {
-        Set<Scope> scopes = EnumSet.noneOf(Scope.class);
-        for (String name : names) {
-            Optional<Scope> scope = Scope.fromWireName(name);
-            if (scope.isEmpty()) {
-                throw Problems.ValidationFailed.of("scopes", "must each be one of " + SCOPE_NAMES);
-            }
-            scopes.add(scope.get());
-        }
-        return scopes;
     }
 
     private static String wire(Set<Scope> scopes) {

@@ -1,11 +1,9 @@
 package com.acme.payments.books;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.UUID;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -34,16 +32,10 @@ import jakarta.validation.Valid;
 @Tag(name = "Operations")
 class BooksReconciliationController {
 
-    /** The longest window a run covers (http-contract.md). */
-    static final Duration MAX_WINDOW = Duration.ofDays(31);
-    private static final int LISTED = 100;
+    private final Reconciliations reconciliations;
 
-    private final BooksReconciliationOrchestrator orchestrator;
-    private final BooksReconciliationRunStore runs;
-
-    BooksReconciliationController(BooksReconciliationOrchestrator orchestrator, BooksReconciliationRunStore runs) {
-        this.orchestrator = orchestrator;
-        this.runs = runs;
+    BooksReconciliationController(Reconciliations reconciliations) {
+        this.reconciliations = reconciliations;
     }
 
     @PostMapping("/api/admin/reconciliations")
@@ -57,14 +49,9 @@ class BooksReconciliationController {
     ReconciliationStarted start(Caller caller, @RequestBody @Valid ReconciliationRequest request) {
         Instant from = instant("from", request.from());
         Instant to = instant("to", request.to());
-        if (!from.isBefore(to)) {
-            throw Problems.ValidationFailed.of("to", "must be after from");
-        }
-        if (Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
-            throw Problems.ValidationFailed.of("to", "the window is at most 31 days");
-        }
+        reconciliations.checkWindow(from, to);
         OperatorNote.NONE.asked();
-        return new ReconciliationStarted(orchestrator.start(from, to, caller.actor()).toString(), "running");
+        return new ReconciliationStarted(reconciliations.start(from, to, caller.actor()).toString(), "running");
     }
 
     @GetMapping("/api/admin/reconciliations/{id}")
@@ -72,25 +59,14 @@ class BooksReconciliationController {
     @Operation(operationId = "getReconciliation", summary = "One reconciliation run with its mismatches")
     @ProblemAnswers({ ProblemType.NOT_FOUND })
     ReconciliationView get(@PathVariable String id) {
-        UUID runId = runId(id);
-        BooksReconciliationRunStore.Run run = runs.find(runId)
-                .orElseThrow(() -> new Problems.NotFound("Reconciliation run " + id));
-        return ReconciliationView.of(run, runs.mismatches(runId));
+        return reconciliations.find(id);
     }
 
     @GetMapping("/api/admin/reconciliations")
     @Allow(scopes = Scope.OPERATOR)
     @Operation(operationId = "listReconciliations", summary = "The newest reconciliation runs (up to 100), newest first")
     List<ReconciliationSummary> list() {
-        return runs.newest(LISTED).stream().map(ReconciliationSummary::of).toList();
-    }
-
-    private static UUID runId(String id) {
-        try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException notAnId) {
-            throw new Problems.NotFound("Reconciliation run " + id);
-        }
+        return reconciliations.newest();
     }
 
     /** An RFC 3339 instant: a date, a time and an offset ({@code Z} or {@code ±hh:mm}). */

@@ -9,5 +9,5 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * …; the PSP's: our {@code PaymentState} names), and the amount with its currency.
  */
 @Schema(description = "One side's record: state, amount and currency")
-record BooksSide(String state, BigDecimal amount, String currency) {
+public record BooksSide(String state, BigDecimal amount, String currency) {
 }

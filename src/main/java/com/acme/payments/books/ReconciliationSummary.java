@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 
 /** A run in the list: its window, state and counts, without its mismatches. */
-record ReconciliationSummary(String id, Instant from, Instant to, LocalDate night, String state, String requestedBy,
+public record ReconciliationSummary(String id, Instant from, Instant to, LocalDate night, String state, String requestedBy,
         Instant createdAt, Integer pspRecords, Integer ourRecords, Integer mismatchCount, String failureReason) {
 
     static ReconciliationSummary of(BooksReconciliationRunStore.Run run) {

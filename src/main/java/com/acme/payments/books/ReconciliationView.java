@@ -8,7 +8,7 @@ import java.util.List;
  * One run: its window, {@code running}/{@code done}/{@code failed}, the records compared on each side, the
  * mismatches kept ({@code mismatchCount} counts all of them) and, for a failed run, why.
  */
-record ReconciliationView(String id, Instant from, Instant to, LocalDate night, String state, String requestedBy,
+public record ReconciliationView(String id, Instant from, Instant to, LocalDate night, String state, String requestedBy,
         Instant createdAt, Integer pspRecords, Integer ourRecords, Integer mismatchCount, String failureReason,
         List<MismatchView> mismatches) {
 
@@ -19,7 +19,7 @@ record ReconciliationView(String id, Instant from, Instant to, LocalDate night, 
     }
 
     /** {@code kind}: {@code missing_here}, {@code missing_there}, {@code amount_mismatch}, {@code state_mismatch}. */
-    record MismatchView(String kind, String pspPaymentId, String orderRef, BooksSide ours, BooksSide theirs) {
+    public record MismatchView(String kind, String pspPaymentId, String orderRef, BooksSide ours, BooksSide theirs) {
 
         static MismatchView of(Mismatch m) {
             return new MismatchView(m.kind().slug(), m.pspPaymentId(), m.orderRef(), m.ours(), m.theirs());

@@ -23,7 +23,8 @@ import com.acme.payments.common.web.KeyAuthenticator;
 /**
  * The console's own filter chain, ahead of the API's: a key posted once to {@code /console/sign-in} becomes a
  * session (the session id changes at sign-in), every form carries Spring Security's CSRF token, only an
- * {@code operator} key's session may post an action (a read-only one is answered 403), and every answer carries a
+ * {@code operator} key's session may post an action (a read-only one is answered 403), only a {@code keys} key's
+ * session may see or change the keys (as the API's scope), and every answer carries a
  * Content-Security-Policy that admits nothing inline and nothing from elsewhere. The session cookie's attributes
  * ({@code HttpOnly}, {@code SameSite=Strict}, path {@code /console}; {@code Secure} over TLS) are the servlet
  * container's ({@code server.servlet.session.cookie.*} in application.yml).
@@ -47,6 +48,8 @@ class ConsoleSecurity {
                         .hasAuthority(KeySignIn.KEYS)
                         .requestMatchers(HttpMethod.GET, "/console/**").hasAuthority(KeySignIn.LOOK)
                         .requestMatchers(HttpMethod.POST, "/console/sign-out").hasAuthority(KeySignIn.LOOK)
+                        .requestMatchers(HttpMethod.POST, "/console/keys", "/console/keys/**")
+                        .hasAuthority(KeySignIn.KEYS)
                         .anyRequest().hasAuthority(KeySignIn.ACT))
                 .formLogin(form -> form
                         .loginPage("/console")

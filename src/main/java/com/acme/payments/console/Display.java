@@ -15,9 +15,9 @@ public final class Display {
     private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
             .withZone(ZoneOffset.UTC);
     private static final Set<String> GOOD = Set.of("PAID", "DONE", "COMPLETED", "CAPTURED", "delivered", "SUCCEEDED",
-            "AUTHORIZED", "READY");
+            "AUTHORIZED", "READY", "done");
     private static final Set<String> BAD = Set.of("UNKNOWN", "FAILED", "DECLINED", "CANCELLED", "dead", "DETECTED",
-            "PAYMENT_FAILED");
+            "PAYMENT_FAILED", "failed");
 
     public String time(Instant instant) {
         return instant == null ? "—" : UTC.format(instant);

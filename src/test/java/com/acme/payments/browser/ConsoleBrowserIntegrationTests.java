@@ -1,5 +1,10 @@
 package com.acme.payments.browser;
 
+import static com.acme.payments.support.PspFixtures.envelope;
+import static com.acme.payments.support.PspFixtures.findCall;
+import static com.acme.payments.support.PspFixtures.payment;
+import static com.github.tomakehurst.wiremock.client.WireMock.matching;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -13,9 +18,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,7 +44,8 @@ import com.acme.payments.console.ConsoleFixtures;
 /**
  * The operators' console in headless Chromium: an operator signs in, finds a stuck refund, abandons it with a
  * reason, sees it leave the list and signs out; a read-only key sees no action and is refused (403) when its
- * session posts one anyway with its own CSRF token. Screenshots of the main pages land in {@code target/browser/}
+ * session posts one anyway with its own CSRF token; an operator starts a reconciliation run and reads it, and
+ * issues and revokes a key. Screenshots of the main pages land in {@code target/browser/}
  * ({@code console-unresolved.png} is the README's).
  *
  * <p>Needs Debian's {@code chromium} and {@code chromium-driver}; skipped when either is absent.
@@ -137,9 +147,64 @@ class ConsoleBrowserIntegrationTests extends ConsoleFixtures {
         assertThat(row(stuck.referenceId()).getText()).contains("UNKNOWN");
     }
 
+    @Test
+    @DisplayName("an operator starts a reconciliation run and reads it, then issues a key (shown once) and revokes it")
+    void operatorReconcilesAndManagesKeys() {
+        psp.stubFor(findCall().withQueryParam("createdAt.gte", matching(".+")).willReturn(okJson(envelope(
+                "{\"items\":[" + payment("pay-unseen-" + System.nanoTime(), null, "DEPOSIT", "COMPLETED", "12.00", "EUR")
+                        + "],\"page\":0,\"hasNext\":false}"))));
+        browser = startBrowser();
+        browser.get(base() + "/console");
+        signIn(OPERATOR_KEY);
+
+        browser.findElement(By.linkText("Reconciliations")).click();
+        WebElement start = loaded(By.id("start-reconciliation"));
+        start.findElement(By.name("from")).sendKeys(LocalDateTime.ofInstant(Instant.now(), ZoneOffset.UTC).toString());
+        start.findElement(By.name("to")).sendKeys(Instant.now().plusSeconds(60).toString());
+        start.findElement(By.cssSelector("button[type=submit]")).click();
+        assertThat(loaded(By.id("done")).getText()).contains("started");
+        String runPage = browser.getCurrentUrl();
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+            browser.get(runPage);
+            return browser.findElement(By.id("run-state")).getText().equals("done");
+        });
+        assertThat(browser.findElement(By.id("mismatches")).getText()).contains("missing_here").contains("12.00 EUR");
+        screenshot("console-reconciliation");
+        browser.findElement(By.linkText("All runs")).click();
+        assertThat(loaded(By.id("reconciliations")).getText()).contains("anna").contains("done");
+        screenshot("console-reconciliations");
+
+        browser.findElement(By.id("nav-keys")).click();
+        WebElement issue = loaded(By.id("issue-key"));
+        String name = "warehouse-sync-" + System.nanoTime() % 10_000;
+        issue.findElement(By.name("name")).sendKeys(name);
+        issue.findElement(By.cssSelector("input[name=scopes][value=orders]")).click();
+        issue.findElement(By.cssSelector("input[name=scopes][value=read]")).click();
+        issue.findElement(By.cssSelector("button[type=submit]")).click();
+        assertThat(loaded(By.id("store-it-now")).getText()).contains("never shown again");
+        String key = browser.findElement(By.id("new-key")).getText();
+        assertThat(key).startsWith("pk_");
+        screenshot("console-key-issued");
+
+        browser.findElement(By.linkText("All keys")).click();
+        loaded(By.id("keys"));
+        assertThat(browser.getPageSource()).contains(name).doesNotContain(key);
+        screenshot("console-keys");
+        browser.findElement(By.xpath("//tr[td[normalize-space()='" + name + "']]//button[normalize-space()='Revoke']"))
+                .click();
+        assertThat(loaded(By.id("done")).getText()).contains(name + " revoked");
+    }
+
+    /** The element once the page a click asked for has loaded: a click returns before its navigation ends. */
+    private WebElement loaded(By element) {
+        return Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .until(() -> browser.findElement(element), found -> found != null);
+    }
+
     private void signIn(String key) {
         browser.findElement(By.id("key")).sendKeys(key);
         browser.findElement(By.id("sign-in")).click();
+        loaded(By.id("who"));
     }
 
     private WebElement row(String referenceId) {

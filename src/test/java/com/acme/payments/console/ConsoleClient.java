@@ -9,7 +9,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,9 +49,22 @@ final class ConsoleClient {
         return postRaw(path, form);
     }
 
+    /** Posts the form with the last page's CSRF token; a name may repeat (ticked checkboxes). */
+    HttpResponse<String> post(String path, List<Map.Entry<String, String>> fields) {
+        List<Map.Entry<String, String>> form = new ArrayList<>(fields);
+        if (csrf != null) {
+            form.add(Map.entry("_csrf", csrf));
+        }
+        return postEntries(path, form);
+    }
+
     /** Posts exactly these fields (no CSRF token unless given). */
     HttpResponse<String> postRaw(String path, Map<String, String> form) {
-        String body = form.entrySet().stream()
+        return postEntries(path, List.copyOf(form.entrySet()));
+    }
+
+    private HttpResponse<String> postEntries(String path, List<Map.Entry<String, String>> form) {
+        String body = form.stream()
                 .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
                         + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&"));

@@ -87,7 +87,8 @@ class ConsoleSecurityIntegrationTests extends ConsoleFixtures {
         answers.add(anna.post("/console/sign-in", Map.of("key", OPERATOR_KEY)));
         for (String page : List.of("/console/unresolved", "/console/discrepancies", "/console/second-charges",
                 "/console/dead-effects", "/console/orders", "/console/orders/" + stuck.orderRef(),
-                "/console/orders/no-such-order")) {
+                "/console/orders/no-such-order", "/console/reconciliations", "/console/reconciliations/no-such-run",
+                "/console/keys")) {
             answers.add(anna.get(page));
         }
         answers.add(anna.postRaw("/console/refunds/" + stuck.referenceId() + "/abandon", Map.of()));
@@ -116,7 +117,7 @@ class ConsoleSecurityIntegrationTests extends ConsoleFixtures {
         answers.add(anna.post("/console/sign-in", Map.of("key", OPERATOR_KEY)));
         for (String page : List.of("/console", "/console/unresolved", "/console/discrepancies",
                 "/console/second-charges", "/console/dead-effects", "/console/orders",
-                "/console/orders/" + stuck.orderRef())) {
+                "/console/orders/" + stuck.orderRef(), "/console/reconciliations", "/console/keys")) {
             answers.add(anna.get(page));
         }
         ConsoleClient refused = console();
