@@ -42,7 +42,7 @@ UPDATE orders SET status = 'PAID', paid_amount = 10.00, paid_currency = 'EUR', p
        error_code = NULL, error_message = NULL, updated_at = now()
  WHERE id = :oid AND status IN ('AWAITING_PAYMENT', 'PROCESSING', 'AUTHORIZED')
    AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :oid
-                    AND (a.id > :aid OR (a.id = :aid AND a.failure_reason = 'abandoned'))) RETURNING order_ref;
+                    AND (a.id > :aid OR (a.id = :aid AND a.failure_reason = 'abandoned'))) RETURNING *;
 EXPLAIN (ANALYZE, BUFFERS, WAL, COSTS OFF, TIMING OFF)
 INSERT INTO outbox (kind, aggregate_type, aggregate_id, idempotency_key, payload, trace_parent)
 VALUES ('order_paid', 'order', '1000000001', 'pay_explain:order_paid', '{"orderRef":"1000000001"}', NULL);

@@ -22,7 +22,7 @@ UPDATE orders
  WHERE id = :oid AND status IN ('AWAITING_PAYMENT', 'PROCESSING', 'AUTHORIZED')
    AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :oid
                     AND (a.id > :aid OR (a.id = :aid AND a.failure_reason = 'abandoned')))
-RETURNING order_ref \gset p_
+RETURNING * \gset p_
 INSERT INTO outbox (kind, aggregate_type, aggregate_id, idempotency_key, payload, trace_parent)
 VALUES ('order_paid', 'order', :p_order_ref, :pay, CAST(:effect AS jsonb), NULL);
 COMMIT;

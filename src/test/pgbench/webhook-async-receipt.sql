@@ -33,7 +33,7 @@ UPDATE orders
  WHERE id = :a_order_id AND status IN ('AWAITING_PAYMENT', 'PROCESSING', 'AUTHORIZED')
    AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :a_order_id
                     AND (a.id > :a_id OR (a.id = :a_id AND a.failure_reason = 'abandoned')))
-RETURNING order_ref \gset p_
+RETURNING * \gset p_
 -- OutboxStore: order_paid
 INSERT INTO outbox (kind, aggregate_type, aggregate_id, idempotency_key, payload, trace_parent)
 VALUES ('order_paid', 'order', :p_order_ref, :pay, CAST(:effect AS jsonb), :trace);
