@@ -6,14 +6,9 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -24,11 +19,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import com.acme.payments.support.Http;
@@ -50,17 +41,14 @@ import tools.jackson.databind.JsonNode;
 @Tag("browser")
 class HostedCheckoutBrowserIntegrationTests {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final Path SCREENSHOTS = Path.of("target", "browser");
 
     private static ConfigurableApplicationContext simulator;
     private static ConfigurableApplicationContext service;
     private static String simulatorUrl;
     private static String serviceUrl;
 
+    private HeadlessChromium chromium;
     private ChromeDriver browser;
-    private Path profile;
 
     /**
      * The simulator first (its URL is the PSP's), then an instance of the service on a port chosen
@@ -68,7 +56,7 @@ class HostedCheckoutBrowserIntegrationTests {
      */
     @BeforeAll
     static void start() {
-        if (!chromiumInstalled()) {
+        if (!HeadlessChromium.installed()) {
             return; // each test reports itself skipped (an assumption here would hide it from the counts)
         }
         simulator = PspSimulatorApplication.start(0, Map.of(
@@ -98,23 +86,13 @@ class HostedCheckoutBrowserIntegrationTests {
 
     @BeforeEach
     void requireChromium() {
-        Assumptions.assumeTrue(chromiumInstalled(),
-                "headless Chromium is not installed: apt-get install -y chromium chromium-driver");
-    }
-
-    private static boolean chromiumInstalled() {
-        return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+        Assumptions.assumeTrue(HeadlessChromium.installed(), HeadlessChromium.NOT_INSTALLED);
     }
 
     @AfterEach
     void closeBrowser() throws IOException {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (profile != null) {
-            try (Stream<Path> files = Files.walk(profile)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+        if (chromium != null) {
+            chromium.close();
         }
     }
 
@@ -152,31 +130,13 @@ class HostedCheckoutBrowserIntegrationTests {
         assertThat(order.path("paidCurrency").asString()).isEqualTo("EUR");
     }
 
-    private ChromeDriver startBrowser() throws IOException {
-        profile = Files.createTempDirectory("chromium-profile-");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        // Root in a container: no sandbox; nothing may reach past this machine (no updates, sync, QUIC).
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1024,768", "--user-data-dir=" + profile);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort()
-                .build();
-        ChromeDriver driver = new ChromeDriver(service, options);
-        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(20));
-        return driver;
+    private ChromeDriver startBrowser() {
+        chromium = HeadlessChromium.start(1024, 768);
+        return chromium.driver();
     }
 
     private void screenshot(String name) {
-        try {
-            Files.createDirectories(SCREENSHOTS);
-            Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
-            Files.copy(shot, SCREENSHOTS.resolve("hosted-checkout-" + name + ".png"), StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        chromium.screenshot("hosted-checkout-" + name);
     }
 
     private static int freePort() {
