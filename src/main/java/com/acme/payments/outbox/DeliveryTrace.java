@@ -1,12 +1,12 @@
 package com.acme.payments.outbox;
 
-import java.util.HashMap;
 import java.util.Map;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 import io.micrometer.tracing.Span;
+import io.micrometer.tracing.TraceContext;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 
@@ -19,6 +19,7 @@ import io.micrometer.tracing.propagation.Propagator;
 class DeliveryTrace {
 
     static final String TRACEPARENT = "traceparent";
+    private static final String INVALID_TRACE_ID = "0".repeat(32);
 
     /** One delivery, with the relay's own interruption contract. */
     interface Delivery<T> {
@@ -33,15 +34,24 @@ class DeliveryTrace {
         this.propagator = propagator.getIfAvailable(() -> Propagator.NOOP);
     }
 
-    /** The current span's W3C traceparent, or null outside any trace (or with tracing off). */
+    /**
+     * The current span's W3C traceparent ({@code 00-<trace id>-<span id>-<flags>}), or null outside any trace (or
+     * with tracing off). Written from the span's context, not through the propagator: the composite propagator
+     * also walks the baggage on every outbox write, and the row keeps only the traceparent.
+     */
     String current() {
         Span span = tracer.currentSpan();
         if (span == null) {
             return null;
         }
-        Map<String, String> carrier = new HashMap<>();
-        propagator.inject(span.context(), carrier, Map::put);
-        return carrier.get(TRACEPARENT);
+        TraceContext context = span.context();
+        String traceId = context.traceId();
+        String spanId = context.spanId();
+        if (traceId == null || traceId.length() != 32 || spanId == null || spanId.length() != 16
+                || traceId.equals(INVALID_TRACE_ID)) {
+            return null; // no valid W3C context (a no-op tracer's ids)
+        }
+        return "00-" + traceId + "-" + spanId + (Boolean.TRUE.equals(context.sampled()) ? "-01" : "-00");
     }
 
     /** Runs {@code delivery} in a span continuing {@code traceParent} (a new trace when it is null). */
