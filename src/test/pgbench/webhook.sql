@@ -1,4 +1,4 @@
--- The Gateway's signed COMPLETED webhook, applied: 7 statements, 1 commit (StatementBudgetIntegrationTests),
+-- The Gateway's signed COMPLETED webhook, applied: 6 statements, 1 commit (StatementBudgetIntegrationTests),
 -- for the READY attempt checkout.sql left with the same -D base and the same clients and counts.
 \set n :n + 1
 \set g :base + :client_id * 1000000 + :n
@@ -29,9 +29,13 @@ UPDATE orders
    AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :a_order_id
                     AND (a.id > :a_id OR (a.id = :a_id AND a.failure_reason = 'abandoned')))
 RETURNING * \gset p_
--- OutboxStore: order_paid
+-- OutboxStore.INSERT_ALL: order_paid and the shop's payment.succeeded, one statement (the keys are one pair for
+-- every row: outbox has no index on them, so the cost is the same)
 INSERT INTO outbox (kind, aggregate_type, aggregate_id, idempotency_key, payload, trace_parent)
-VALUES ('order_paid', 'order', :p_order_ref, :pay, CAST(:effect AS jsonb), :trace);
+SELECT e.kind, 'order', :p_order_ref, e.idempotency_key, CAST(e.payload AS jsonb), :trace
+  FROM unnest(CAST(:kinds AS text[]), CAST(:keys AS text[]), CAST(:effects AS text[]))
+       WITH ORDINALITY AS e(kind, idempotency_key, payload, n)
+ ORDER BY e.n;
 -- InboxStore: the receipt closed
 UPDATE psp_webhook_event SET processed_at = now(), processed_reason = 'applied'
  WHERE id = :w_id AND processed_at IS NULL;

@@ -1,6 +1,8 @@
 package com.acme.payments.checkout;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -31,8 +33,8 @@ import com.acme.payments.secondcharge.DuplicateChargeStore;
 /**
  * Applies a deposit's PSP state to its attempt and order in one transaction: the attempt settles
  * conditionally, the order moves by the whitelist, and PAID writes the {@code order_paid} outbox row in
- * the same commit, as every move writes its shop event ({@link PaymentEvents}). Every path that learns a payment's state (create answer, reconcile, webhook, return,
- * sweeps) comes through here. A COMPLETED payment the order did not book (not its current
+ * the same commit, as every move writes its shop event ({@link PaymentEvents}): one INSERT for both. Every
+ * path that learns a payment's state (create answer, reconcile, webhook, return, sweeps) comes through here. A COMPLETED payment the order did not book (not its current
  * attempt's, or an abandoned one's) is a second charge: recorded once, with a {@code duplicate_charge}
  * effect in the same commit. A DECLINED/CANCELLED for the payment that paid the order contradicts a final
  * truth: nothing moves, and it is recorded as a discrepancy. The webhook's and the replay's reports come
@@ -173,10 +175,13 @@ public class DepositApplier implements PaymentUpdateHandler {
             return report.move() == PaymentTransition.TO_PAID ? secondChargeOrDuplicate(attempt, payment)
                     : Applied.ALREADY_PAST;
         }
+        // the move's effects in one statement: PAID's order_paid, then the shop's event
+        List<OutboxEntry> effects = new ArrayList<>(2);
         if (report.move() == PaymentTransition.TO_PAID) {
-            outbox.enqueue(orderPaid(moved.get().order().orderRef(), payment));
+            effects.add(orderPaid(moved.get().order().orderRef(), payment));
         }
-        events.moved(moved.get(), report.move(), payment.paymentState());
+        events.moved(moved.get(), report.move(), payment.paymentState()).ifPresent(effects::add);
+        outbox.enqueue(effects);
         return Applied.APPLIED;
     }
 

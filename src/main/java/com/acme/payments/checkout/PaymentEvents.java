@@ -1,11 +1,14 @@
 package com.acme.payments.checkout;
 
+import java.util.Optional;
+
 import org.springframework.stereotype.Component;
 
 import com.acme.payments.order.OrderStatus;
 import com.acme.payments.order.OrderStore;
 import com.acme.payments.order.OrderView;
 import com.acme.payments.order.PaymentTransition;
+import com.acme.payments.outbox.OutboxEntry;
 import com.acme.payments.outbox.ShopEvents;
 import com.acme.payments.psp.PaymentState;
 
@@ -27,8 +30,9 @@ class PaymentEvents {
         this.events = events;
     }
 
-    void moved(OrderStore.Moved moved, PaymentTransition move, PaymentState state) {
-        events.publish(type(move, moved.from(), state), moved.order().orderRef(), OrderView.of(moved.order()));
+    /** The move's event, for the Applier to write with its other effects; empty while events are off. */
+    Optional<OutboxEntry> moved(OrderStore.Moved moved, PaymentTransition move, PaymentState state) {
+        return events.entry(type(move, moved.from(), state), moved.order().orderRef(), OrderView.of(moved.order()));
     }
 
     static String type(PaymentTransition move, OrderStatus from, PaymentState state) {

@@ -1,18 +1,14 @@
 package com.acme.payments.outbox;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
-import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.json.JsonMapper;
-
 /**
  * The shop's events ({@code SHOP_EVENTS_URL}): one outbox row per transition, written by the Applier that makes
- * the transition, in its transaction ({@link OutboxStore#enqueue} only ever joins one), so an event exists
+ * the transition, in its transaction ({@link OutboxStore#enqueue(OutboxEntry)} only ever joins one), so an event exists
  * exactly when its transition committed. The aggregate is the order, so the relay delivers an order's events
  * in the order they were written. The id, {@code evt_} and a UUID made here, is the row's key: the same
  * {@code webhook-id} on every retry and resend, the shop's dedup key. While the URL is unset nothing is
@@ -32,16 +28,11 @@ public class ShopEvents {
     static final List<String> TYPES = List.of(PAYMENT_AUTHORIZED, PAYMENT_SUCCEEDED, PAYMENT_FAILED, PAYMENT_VOIDED,
             REFUND_SUCCEEDED, REFUND_FAILED, DISPUTE_OPENED);
 
-    private static final TypeReference<LinkedHashMap<String, Object>> OBJECT = new TypeReference<>() {
-    };
-
     private final OutboxStore outbox;
-    private final JsonMapper json;
     private final boolean enabled;
 
-    ShopEvents(OutboxStore outbox, JsonMapper json, OutboxProperties properties) {
+    ShopEvents(OutboxStore outbox, OutboxProperties properties) {
         this.outbox = outbox;
-        this.json = json;
         String url = properties.sinks().shopEventsUrl();
         this.enabled = url != null && !url.isBlank();
     }
@@ -56,14 +47,21 @@ public class ShopEvents {
      * serialises to a JSON object (a view record, a map).
      */
     public void publish(String type, String orderRef, Object data) {
+        entry(type, orderRef, data).ifPresent(outbox::enqueue);
+    }
+
+    /**
+     * The event as an outbox row for a caller that writes it with its other effects in one statement
+     * ({@link OutboxStore#enqueue(List)}); empty while events are off.
+     */
+    public Optional<OutboxEntry> entry(String type, String orderRef, Object data) {
         if (!enabled) {
-            return;
+            return Optional.empty();
         }
         if (!TYPES.contains(type)) {
             throw new IllegalArgumentException("not a shop event type: " + type);
         }
-        Map<String, Object> payload = json.convertValue(data, OBJECT);
         String id = "evt_" + UUID.randomUUID().toString().replace("-", "");
-        outbox.enqueue(new OutboxEntry(type, "order", orderRef, id, payload, null));
+        return Optional.of(new OutboxEntry(type, "order", orderRef, id, data, null));
     }
 }

@@ -4,6 +4,7 @@ import static com.acme.payments.support.PspFixtures.createCall;
 import static com.acme.payments.support.PspFixtures.created;
 import static com.acme.payments.support.PspFixtures.envelope;
 import static com.acme.payments.support.PspFixtures.payment;
+import static com.acme.payments.support.StatementTrace.traced;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
@@ -32,6 +33,7 @@ import com.acme.payments.support.Shop;
 import com.acme.payments.support.ShopEventReceiver;
 import com.acme.payments.support.ShopEventReceiver.Delivery;
 import com.acme.payments.support.StandardWebhooksVerifier;
+import com.acme.payments.support.StatementTrace;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 
 import tools.jackson.databind.JsonNode;
@@ -264,6 +266,25 @@ class ShopEventsIntegrationTests extends IntegrationTest {
         assertThat(deliveries.get(1).id()).isEqualTo(deliveries.get(0).id());
         assertThat(deliveries.get(1).body()).isEqualTo(deliveries.get(0).body());
         assertSigned(deliveries.get(1));
+    }
+
+    @Test
+    @DisplayName("a PAID webhook with events on sends no statement more than with them off: order_paid and "
+            + "payment.succeeded are one INSERT, in that order")
+    void thePaidMovesEffectsAreOneStatement() {
+        String orderRef = shop().createOrder("9.00", "EUR").orderRef();
+        String paymentId = "pay-one-insert-" + orderRef;
+        String reference = checkout(orderRef, paymentId, "CHECKOUT", "9.00").json().path("attempt")
+                .path("referenceId").asString();
+
+        StatementTrace applied = traced(
+                () -> shop().webhook(payment(paymentId, reference, "DEPOSIT", "COMPLETED", "9.00", "EUR")));
+
+        assertThat(applied.answer().json().path("status").asString()).isEqualTo("applied");
+        // StatementBudgetIntegrationTests' budget for the applied webhook, there with events off
+        assertThat(applied.statements()).as("statements of the applied webhook: %s", applied.queries()).isEqualTo(7);
+        assertThat(jdbc.sql("SELECT kind FROM outbox WHERE aggregate_id = :ref ORDER BY id").param("ref", orderRef)
+                .query(String.class).list()).containsExactly("order_paid", "payment.succeeded");
     }
 
     static JsonNode data(List<Delivery> deliveries, String orderRef, String type) {
