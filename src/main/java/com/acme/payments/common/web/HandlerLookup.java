@@ -2,6 +2,7 @@ package com.acme.payments.common.web;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +20,9 @@ import jakarta.servlet.http.HttpServletRequest;
 
 /**
  * Finds the handler Spring MVC will run for a request, from a filter: the handler mappings asked in the
- * dispatcher's order, the request left as it was (its parsed path and the attributes a mapping sets), so the
- * dispatcher's own lookup is unaffected. A lookup that fails (a method or Content-Type the path does not take)
+ * dispatcher's order, the request left as it was (its parsed path and the attributes a mapping sets). What it
+ * finds is handed to the dispatcher ({@link AuthorizedHandlerMapping}), so the handler judged is the one that
+ * runs. A lookup that fails (a method or Content-Type the path does not take)
  * is no handler: Spring MVC then gives its own 405 or 415, as before any credential was looked at.
  */
 final class HandlerLookup {
@@ -41,29 +43,39 @@ final class HandlerLookup {
         RequestPath previous = ServletRequestPathUtils.hasParsedRequestPath(request)
                 ? ServletRequestPathUtils.getParsedRequestPath(request) : null;
         ServletRequestPathUtils.parseAndCache(request);
+        HandlerExecutionChain chain = null;
+        Map<String, Object> set = new HashMap<>();
         try {
             for (HandlerMapping mapping : mappings()) {
-                HandlerExecutionChain chain = mapping.getHandler(request);
+                chain = mapping.getHandler(request);
                 if (chain != null) {
-                    return new Found(chain.getHandler(), variables(request));
+                    break;
                 }
             }
-            return new Found(null, Map.of());
         } catch (Exception noMatch) {
-            return new Found(null, Map.of());
+            chain = null;
         } finally {
+            // what the finding mapping set is taken off the request, and kept for the dispatcher's turn
             for (String name : Collections.list(request.getAttributeNames())) {
                 if (!before.contains(name)) {
+                    if (!ServletRequestPathUtils.PATH_ATTRIBUTE.equals(name)) {
+                        set.put(name, request.getAttribute(name));
+                    }
                     request.removeAttribute(name);
                 }
             }
             ServletRequestPathUtils.setParsedRequestPath(previous, request);
         }
+        if (chain == null) {
+            return new Found(null, Map.of());
+        }
+        AuthorizedHandlerMapping.keep(request, chain, set);
+        return new Found(chain.getHandler(), variables(set));
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, String> variables(HttpServletRequest request) {
-        Object variables = request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
+    private static Map<String, String> variables(Map<String, Object> attributes) {
+        Object variables = attributes.get(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
         return variables instanceof Map<?, ?> map ? Map.copyOf((Map<String, String>) map) : Map.of();
     }
 
@@ -72,6 +84,7 @@ final class HandlerLookup {
         if (known == null) {
             known = new ArrayList<>(BeanFactoryUtils
                     .beansOfTypeIncludingAncestors(context, HandlerMapping.class, true, false).values());
+            known.removeIf(AuthorizedHandlerMapping.class::isInstance);
             AnnotationAwareOrderComparator.sort(known);
             mappings = List.copyOf(known);
         }

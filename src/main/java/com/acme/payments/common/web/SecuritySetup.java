@@ -18,7 +18,8 @@ import jakarta.servlet.DispatcherType;
  * Spring Security's chain for the HTTP API (everything but the operators' console, which has its own chain):
  * {@link BearerAuthenticationFilter} authenticates the bearer, {@link AccessRules} authorizes it per handler,
  * deny by default, and {@link AccessProblems} answers refusals as problems. Stateless, no CSRF (bearer keys, no
- * cookies), no session, and none of Spring Security's headers ({@link EdgeHeadersFilter} sets the API's).
+ * cookies), no session, no Servlet API wrapper, and none of Spring Security's headers ({@link EdgeHeadersFilter}
+ * sets the API's).
  * Actuator endpoints pass (only health and prometheus are exposed), found like any handler; the error and async
  * dispatches pass, as they render or finish a request this chain already decided.
  */
@@ -45,6 +46,7 @@ class SecuritySetup {
                 .httpBasic(basic -> basic.disable())
                 .logout(logout -> logout.disable())
                 .anonymous(anonymous -> anonymous.disable())
+                .servletApi(servletApi -> servletApi.disable()) // no request wrapper: nothing asks the request who calls
                 .addFilterBefore(new BearerAuthenticationFilter(keys), AuthorizationFilter.class)
                 .exceptionHandling(handling -> handling.authenticationEntryPoint(problems)
                         .accessDeniedHandler(problems))
@@ -52,5 +54,11 @@ class SecuritySetup {
                         .dispatcherTypeMatchers(DispatcherType.ERROR, DispatcherType.ASYNC).permitAll()
                         .anyRequest().access(rules))
                 .build();
+    }
+
+    /** The dispatcher runs the handler the access rules judged, without a second look-up. */
+    @Bean
+    AuthorizedHandlerMapping authorizedHandlerMapping() {
+        return new AuthorizedHandlerMapping();
     }
 }

@@ -9,22 +9,49 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.HandlerExecutionChain;
+import org.springframework.web.servlet.HandlerMapping;
 
 import com.acme.payments.support.Http;
 import com.acme.payments.support.IntegrationTest;
+
+import jakarta.servlet.http.HttpServletRequest;
 
 /** A mapping nobody wrote an access rule for is closed, whoever calls. */
 class DenyByDefaultIntegrationTests extends IntegrationTest {
 
     static final AtomicInteger CALLS = new AtomicInteger();
+    static final AtomicInteger LOOK_UPS = new AtomicInteger();
 
     @TestConfiguration
     static class Mappings {
         @Bean
         Forgotten forgotten() {
             return new Forgotten();
+        }
+
+        /** Asked before Spring MVC's own mappings, it counts how often a request's handler is looked up. */
+        @Bean
+        HandlerMapping lookUpCounter() {
+            return new LookUpCounter();
+        }
+    }
+
+    static final class LookUpCounter implements HandlerMapping, Ordered {
+        @Override
+        public HandlerExecutionChain getHandler(HttpServletRequest request) {
+            if (request.getRequestURI().startsWith("/api/test/")) {
+                LOOK_UPS.incrementAndGet();
+            }
+            return null;
+        }
+
+        @Override
+        public int getOrder() {
+            return Ordered.HIGHEST_PRECEDENCE + 1;
         }
     }
 
@@ -49,6 +76,20 @@ class DenyByDefaultIntegrationTests extends IntegrationTest {
     @BeforeEach
     void reset() {
         CALLS.set(0);
+        LOOK_UPS.set(0);
+    }
+
+    @Test
+    @DisplayName("the handler the access rules judged is the one the dispatcher runs: one look-up per request")
+    void theJudgedHandlerRunsWithoutASecondLookUp() {
+        assertThat(http().bearer("test-admin-key").get("/api/test/ruled").status()).isEqualTo(200);
+        assertThat(CALLS).hasValue(1);
+        assertThat(LOOK_UPS).as("look-ups of the request's handler").hasValue(1);
+
+        LOOK_UPS.set(0);
+        assertThat(http().bearer("test-shop-key").get("/api/test/ruled").status()).isEqualTo(403);
+        assertThat(LOOK_UPS).as("a refused request is looked up by the rules only").hasValue(1);
+        assertThat(CALLS).hasValue(1);
     }
 
     @Test
