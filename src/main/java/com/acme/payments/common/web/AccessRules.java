@@ -101,6 +101,7 @@ final class AccessRules implements AuthorizationManager<RequestAuthorizationCont
     }
 
     private static AuthorizationDecision refuse(HttpServletRequest request, ApiProblem problem) {
+        HandlerLookup.forget(request);
         request.setAttribute(REFUSAL, problem);
         return DENIED;
     }

@@ -1,7 +1,5 @@
 package com.acme.payments.common.web;
 
-import java.util.Map;
-
 import org.springframework.core.Ordered;
 import org.springframework.web.servlet.HandlerExecutionChain;
 import org.springframework.web.servlet.HandlerMapping;
@@ -19,13 +17,21 @@ final class AuthorizedHandlerMapping implements HandlerMapping, Ordered {
 
     private static final String KEPT = AuthorizedHandlerMapping.class.getName() + ".kept";
 
-    /** The looked-up chain, the URI it was found for, and the attributes the finding mapping set. */
-    private record Kept(HandlerExecutionChain chain, String requestUri, Map<String, Object> attributes) {
+    /** The looked-up chain and the URI it was found for. */
+    private record Kept(HandlerExecutionChain chain, String requestUri) {
     }
 
-    /** Keeps what {@link HandlerLookup} found for this request's dispatch. */
-    static void keep(HttpServletRequest request, HandlerExecutionChain chain, Map<String, Object> attributes) {
-        request.setAttribute(KEPT, new Kept(chain, request.getRequestURI(), Map.copyOf(attributes)));
+    /**
+     * Keeps what {@link HandlerLookup} found for this request's dispatch; the attributes the finding mapping set
+     * (the path's variables, the best pattern) are on the request already.
+     */
+    static void keep(HttpServletRequest request, HandlerExecutionChain chain) {
+        request.setAttribute(KEPT, new Kept(chain, request.getRequestURI()));
+    }
+
+    /** A refused request dispatches nothing. */
+    static void forget(HttpServletRequest request) {
+        request.removeAttribute(KEPT);
     }
 
     @Override
@@ -37,7 +43,6 @@ final class AuthorizedHandlerMapping implements HandlerMapping, Ordered {
         if (request.getDispatcherType() != DispatcherType.REQUEST || !kept.requestUri().equals(request.getRequestURI())) {
             return null;
         }
-        kept.attributes().forEach(request::setAttribute);
         return kept.chain();
     }
 

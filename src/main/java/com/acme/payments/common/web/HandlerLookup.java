@@ -1,12 +1,8 @@
 package com.acme.payments.common.web;
 
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.context.ApplicationContext;
@@ -20,9 +16,9 @@ import jakarta.servlet.http.HttpServletRequest;
 
 /**
  * Finds the handler Spring MVC will run for a request, from a filter: the handler mappings asked in the
- * dispatcher's order, the request left as it was (its parsed path and the attributes a mapping sets). What it
- * finds is handed to the dispatcher ({@link AuthorizedHandlerMapping}), so the handler judged is the one that
- * runs. A lookup that fails (a method or Content-Type the path does not take)
+ * dispatcher's order. What it finds, with the attributes its mapping set, is the dispatcher's
+ * ({@link AuthorizedHandlerMapping}): the handler judged is the one that runs, looked up once. A lookup that
+ * fails (a method or Content-Type the path does not take)
  * is no handler: Spring MVC then gives its own 405 or 415, as before any credential was looked at.
  */
 final class HandlerLookup {
@@ -30,6 +26,12 @@ final class HandlerLookup {
     /** The handler and the path's variables ({@code orderRef}); the handler is null for none. */
     record Found(Object handler, Map<String, String> variables) {
     }
+
+    /** What a mapping sets on the request it matched. */
+    private static final List<String> MAPPING_ATTRIBUTES = List.of(HandlerMapping.BEST_MATCHING_HANDLER_ATTRIBUTE,
+            HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE, HandlerMapping.PATH_WITHIN_HANDLER_MAPPING_ATTRIBUTE,
+            HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE, HandlerMapping.MATRIX_VARIABLES_ATTRIBUTE,
+            HandlerMapping.PRODUCIBLE_MEDIA_TYPES_ATTRIBUTE);
 
     private final ApplicationContext context;
     private volatile List<HandlerMapping> mappings;
@@ -39,43 +41,44 @@ final class HandlerLookup {
     }
 
     Found find(HttpServletRequest request) {
-        Set<String> before = new HashSet<>(Collections.list(request.getAttributeNames()));
         RequestPath previous = ServletRequestPathUtils.hasParsedRequestPath(request)
                 ? ServletRequestPathUtils.getParsedRequestPath(request) : null;
-        ServletRequestPathUtils.parseAndCache(request);
-        HandlerExecutionChain chain = null;
-        Map<String, Object> set = new HashMap<>();
+        if (previous == null) {
+            ServletRequestPathUtils.parseAndCache(request);
+        }
         try {
             for (HandlerMapping mapping : mappings()) {
-                chain = mapping.getHandler(request);
+                HandlerExecutionChain chain = mapping.getHandler(request);
                 if (chain != null) {
-                    break;
+                    // the attributes the mapping set (the path's variables, the pattern) stay for the dispatcher
+                    AuthorizedHandlerMapping.keep(request, chain);
+                    return new Found(chain.getHandler(), variables(request));
                 }
             }
-        } catch (Exception noMatch) {
-            chain = null;
-        } finally {
-            // what the finding mapping set is taken off the request, and kept for the dispatcher's turn
-            for (String name : Collections.list(request.getAttributeNames())) {
-                if (!before.contains(name)) {
-                    if (!ServletRequestPathUtils.PATH_ATTRIBUTE.equals(name)) {
-                        set.put(name, request.getAttribute(name));
-                    }
-                    request.removeAttribute(name);
-                }
-            }
-            ServletRequestPathUtils.setParsedRequestPath(previous, request);
-        }
-        if (chain == null) {
             return new Found(null, Map.of());
+        } catch (Exception noMatch) {
+            return new Found(null, Map.of());
+        } finally {
+            if (previous == null) {
+                ServletRequestPathUtils.clearParsedRequestPath(request);
+            }
         }
-        AuthorizedHandlerMapping.keep(request, chain, set);
-        return new Found(chain.getHandler(), variables(set));
+    }
+
+    /**
+     * A refused request runs no handler: what the look-up left on it goes, so the refusal's problem is rendered as
+     * for no handler (a handler's producible types would otherwise hold its content negotiation to them).
+     */
+    static void forget(HttpServletRequest request) {
+        AuthorizedHandlerMapping.forget(request);
+        for (String name : MAPPING_ATTRIBUTES) {
+            request.removeAttribute(name);
+        }
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, String> variables(Map<String, Object> attributes) {
-        Object variables = attributes.get(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
+    private static Map<String, String> variables(HttpServletRequest request) {
+        Object variables = request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
         return variables instanceof Map<?, ?> map ? Map.copyOf((Map<String, String>) map) : Map.of();
     }
 
