@@ -29,13 +29,10 @@ UPDATE orders
    AND NOT EXISTS (SELECT 1 FROM psp_attempt a WHERE a.order_id = :a_order_id
                     AND (a.id > :a_id OR (a.id = :a_id AND a.failure_reason = 'abandoned')))
 RETURNING * \gset p_
--- OutboxStore.INSERT_ALL: order_paid and the shop's payment.succeeded, one statement (the keys are one pair for
--- every row: outbox has no index on them, so the cost is the same)
+-- OutboxStore.INSERT_TWO: order_paid and the shop's payment.succeeded, one statement
 INSERT INTO outbox (kind, aggregate_type, aggregate_id, idempotency_key, payload, trace_parent)
-SELECT e.kind, 'order', :p_order_ref, e.idempotency_key, CAST(e.payload AS jsonb), :trace
-  FROM unnest(CAST(:kinds AS text[]), CAST(:keys AS text[]), CAST(:effects AS text[]))
-       WITH ORDINALITY AS e(kind, idempotency_key, payload, n)
- ORDER BY e.n;
+VALUES ('order_paid', 'order', :p_order_ref, :pay, CAST(:effect AS jsonb), :trace),
+       ('payment.succeeded', 'order', :p_order_ref, :evt, CAST(:event AS jsonb), :trace);
 -- InboxStore: the receipt closed
 UPDATE psp_webhook_event SET processed_at = now(), processed_reason = 'applied'
  WHERE id = :w_id AND processed_at IS NULL;

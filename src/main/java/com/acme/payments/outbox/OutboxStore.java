@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -39,15 +38,13 @@ public class OutboxStore {
             VALUES (:kind, :aggregateType, :aggregateId, :idempotencyKey, CAST(:payload AS jsonb), :traceParent)
             """;
     /**
-     * Several effects of one aggregate in one statement (a PAID move's {@code order_paid} and its shop event): one
-     * round trip and one execution instead of one each. Ids follow the order given, the aggregate's order.
+     * Two effects in one statement (a PAID move's {@code order_paid} and its shop event): one round trip and one
+     * execution instead of two; ids in row order. A VALUES list: cheaper to plan and run than unnesting arrays.
      */
-    private static final String INSERT_ALL = """
+    private static final String INSERT_TWO = """
             INSERT INTO outbox (kind, aggregate_type, aggregate_id, idempotency_key, payload, trace_parent)
-            SELECT e.kind, :aggregateType, :aggregateId, e.idempotency_key, CAST(e.payload AS jsonb), :traceParent
-              FROM unnest(CAST(:kinds AS text[]), CAST(:idempotencyKeys AS text[]), CAST(:payloads AS text[]))
-                   WITH ORDINALITY AS e(kind, idempotency_key, payload, n)
-             ORDER BY e.n
+            VALUES (:kind, :aggregateType, :aggregateId, :idempotencyKey, CAST(:payload AS jsonb), :traceParent),
+                   (:kind2, :aggregateType2, :aggregateId2, :idempotencyKey2, CAST(:payload2 AS jsonb), :traceParent)
             """;
 
     /**
@@ -336,46 +333,33 @@ public class OutboxStore {
     }
 
     /**
-     * Adds one aggregate's effects to the current transaction in one statement, in the order given; they are
-     * delivered only if that transaction commits.
+     * Adds the effects to the current transaction, in the order given, two to a statement; they are delivered
+     * only if that transaction commits.
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void enqueue(List<OutboxEntry> entries) {
-        if (entries.isEmpty()) {
-            return;
-        }
-        OutboxEntry first = entries.get(0);
-        for (OutboxEntry entry : entries) {
-            if (!Objects.equals(entry.aggregateType(), first.aggregateType())
-                    || !Objects.equals(entry.aggregateId(), first.aggregateId())) {
-                throw new IllegalArgumentException("effects of one statement are one aggregate's");
+        // the writer's trace, continued by the relay when it delivers (DeliveryTrace)
+        String traceParent = entries.isEmpty() ? null : trace.current();
+        for (int i = 0; i < entries.size(); i += 2) {
+            boolean two = i + 1 < entries.size();
+            JdbcClient.StatementSpec insert = bind(jdbc.sql(two ? INSERT_TWO : INSERT), "", entries.get(i))
+                    .param("traceParent", traceParent);
+            if (two) {
+                insert = bind(insert, "2", entries.get(i + 1));
+            }
+            int rows = insert.update();
+            if (rows != (two ? 2 : 1)) {
+                throw new IllegalStateException("outbox insert wrote " + rows + " rows");
             }
         }
-        // the writer's trace, continued by the relay when it delivers (DeliveryTrace)
-        String traceParent = trace.current();
-        int rows;
-        if (entries.size() == 1) {
-            rows = jdbc.sql(INSERT)
-                    .param("kind", first.kind())
-                    .param("aggregateType", first.aggregateType())
-                    .param("aggregateId", first.aggregateId())
-                    .param("idempotencyKey", first.idempotencyKey())
-                    .param("payload", payloadOf(first))
-                    .param("traceParent", traceParent)
-                    .update();
-        } else {
-            rows = jdbc.sql(INSERT_ALL)
-                    .param("kinds", entries.stream().map(OutboxEntry::kind).toArray(String[]::new))
-                    .param("aggregateType", first.aggregateType())
-                    .param("aggregateId", first.aggregateId())
-                    .param("idempotencyKeys", entries.stream().map(OutboxEntry::idempotencyKey).toArray(String[]::new))
-                    .param("payloads", entries.stream().map(this::payloadOf).toArray(String[]::new))
-                    .param("traceParent", traceParent)
-                    .update();
-        }
-        if (rows != entries.size()) {
-            throw new IllegalStateException("outbox insert wrote " + rows + " rows for " + entries.size() + " effects");
-        }
+    }
+
+    private JdbcClient.StatementSpec bind(JdbcClient.StatementSpec insert, String row, OutboxEntry entry) {
+        return insert.param("kind" + row, entry.kind())
+                .param("aggregateType" + row, entry.aggregateType())
+                .param("aggregateId" + row, entry.aggregateId())
+                .param("idempotencyKey" + row, entry.idempotencyKey())
+                .param("payload" + row, payloadOf(entry));
     }
 
     /** The payload as JSON text: a JSON object, whatever value carried it (a map, a view record). */
