@@ -342,7 +342,7 @@ public class OutboxStore {
         String traceParent = entries.isEmpty() ? null : trace.current();
         for (int i = 0; i < entries.size(); i += 2) {
             boolean two = i + 1 < entries.size();
-            JdbcClient.StatementSpec insert = bind(jdbc.sql(two ? INSERT_TWO : INSERT), "", entries.get(i))
+            JdbcClient.StatementSpec insert = bind(two ? jdbc.sql(INSERT_TWO) : jdbc.sql(INSERT), "", entries.get(i))
                     .param("traceParent", traceParent);
             if (two) {
                 insert = bind(insert, "2", entries.get(i + 1));
