@@ -30,7 +30,7 @@ final class SecondChargeRefunds {
 
     /** The modes in turn, the exits' first (so a short run sees each): swept, declined, abandoned, plain. */
     void refund(Random random, String chargeId, BigDecimal amount) {
-        switch (abandonAgain.getAndSet(false) ? 2 : turn.getAndIncrement() % 4) {
+        switch (abandonAgain.getAndSet(false) ? 2 : turn.getAndIncrement() % MODES) {
             case 0 -> unknownThenSwept(random, chargeId, amount);
             case 1 -> pendingThenDeclined(random, chargeId, amount);
             case 2 -> unknownThenAbandoned(random, chargeId, amount);
@@ -38,6 +38,7 @@ final class SecondChargeRefunds {
         }
     }
 
+    private static final int MODES = 4;
     private final java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
     /**
      * The abandon found nothing open (a fault rule added earlier took the hidden create): the next charge is
@@ -45,9 +46,12 @@ final class SecondChargeRefunds {
      */
     private final java.util.concurrent.atomic.AtomicBoolean abandonAgain = new java.util.concurrent.atomic.AtomicBoolean();
 
-    /** Whether the abandon scenario still waits for a charge of its own. */
+    /**
+     * Whether a mode still waits for a charge of its own: the abandon that found nothing open, or a mode no charge
+     * has reached yet (a run with few second charges would otherwise end without the last ones).
+     */
     boolean wantsCharge() {
-        return abandonAgain.get();
+        return abandonAgain.get() || turn.get() < MODES;
     }
 
     /**
